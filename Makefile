@@ -31,8 +31,9 @@ install: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/python tools/build_docs.py
 
+# Two pytest workers on two cores: one BLAS/OpenMP thread each (oversubscribed OpenMP threads spin and crawl).
 test: $(STAMP)
-	$(BIN)/python -m pytest tests -n 2 --durations=0 -p no:cacheprovider -q -rs
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest tests -n 2 --durations=0 -p no:cacheprovider -q -rs
 
 export: $(STAMP)
 	$(BIN)/nbdev_export

@@ -17,7 +17,7 @@ CHECK = textwrap.dedent('''
     print(json.dumps(out))
 ''')
 
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)
 def test_wheel_installs_without_extras(tmp_path):
     import torch
     run = lambda *a, **k: subprocess.run([str(x) for x in a], check=True, capture_output=True, text=True, **k)

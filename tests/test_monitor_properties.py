@@ -1,0 +1,119 @@
+"""Property tests (hypothesis) for trustnb.monitor: suitability test, DCC detector, CAPA."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+from scipy import stats
+
+from trustnb.monitor.suitability import non_inferiority_welch, suitability_signals
+from trustnb.monitor.ood_dcc import DynamicCovarianceOOD, _l2n
+from trustnb.monitor.capa import capa, error_consistency
+
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+seed_st = st.integers(0, 10_000)
+
+# --- suitability filter -------------------------------------------------------------------------------------------
+@settings(max_examples=100, **SETTINGS)
+@given(seed=seed_st, margin=st.floats(0.0, 0.3), alpha=st.floats(0.01, 0.2))
+def test_welch_matches_scipy_and_its_interval(seed, margin, alpha):
+    rng = np.random.default_rng(seed)
+    a, b = rng.beta(5, 1, rng.integers(5, 300)), rng.beta(4, 1, rng.integers(5, 300))
+    w = non_inferiority_welch(a, b, margin, alpha)
+    ref = stats.ttest_ind(b + margin, a, equal_var=False, alternative='greater')
+    assert np.isclose(w.p_value, ref.pvalue, rtol=1e-9, atol=1e-14)
+    assert (w.p_value <= alpha) == (w.ci_low > -margin) or np.isclose(w.ci_low, -margin)
+
+@settings(max_examples=50, **SETTINGS)
+@given(seed=seed_st)
+def test_welch_p_value_falls_as_margin_grows(seed):
+    rng = np.random.default_rng(seed); a, b = rng.random(100), rng.random(80)
+    ps = [non_inferiority_welch(a, b, m).p_value for m in (0.0, 0.05, 0.1, 0.2)]
+    assert all(x >= y - 1e-15 for x, y in zip(ps, ps[1:]))
+
+@settings(max_examples=50, **SETTINGS)
+@given(seed=seed_st, k=st.integers(2, 20), shift=st.floats(-50, 50))
+def test_signals_finite_and_shift_invariant_where_expected(seed, k, shift):
+    L = np.random.default_rng(seed).normal(0, 5, (10, k))
+    S, S2 = suitability_signals(L), suitability_signals(L + shift)
+    assert np.isfinite(S).all()
+    for j in (0, 1, 2, 6, 7, 8, 10):  # softmax-based signals and the top-2 gap do not change when all logits shift
+        assert np.allclose(S[:, j], S2[:, j], atol=1e-8)
+
+# --- DCC ----------------------------------------------------------------------------------------------------------
+def _fit(seed, d, k, update='official'):
+    rng = np.random.default_rng(seed); C = 3
+    X = rng.normal(size=(60 * C, d)) @ rng.normal(size=(d, d)) + np.repeat(rng.normal(size=(C, d)) * 2, 60, 0)
+    return DynamicCovarianceOOD(residual_dim=k, update=update).fit(X, np.repeat(np.arange(C), 60)), rng
+
+@settings(max_examples=40, **SETTINGS)
+@given(seed=seed_st, d=st.integers(4, 16), frac=st.floats(0.1, 0.9), update=st.sampled_from(['official', 'psd', 'none']))
+def test_dcc_never_nan_even_on_residual_space_anomalies(seed, d, frac, update):
+    k = max(1, min(d - 1, int(frac * d))); det, rng = _fit(seed, d, k, update)
+    P = det.B_ @ det.B_.T
+    bad = []
+    for mu in det.mu_:  # class mean with its residual component amplified: delta parallel to P f
+        r, p = mu - P @ mu, P @ mu
+        if np.linalg.norm(p) > 1e-9 and r @ r < 1: bad.append(r + p * np.sqrt(1 - r @ r) / np.linalg.norm(p))
+    F = np.vstack([rng.normal(size=(50, d)) * rng.uniform(0.01, 100), *(np.array(bad)[None] if bad else [])])
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore'); s = det.score(F)
+    assert np.isfinite(s).all() and (s <= 0).all()
+
+@settings(max_examples=30, **SETTINGS)
+@given(seed=seed_st, d=st.integers(4, 12))
+def test_dcc_sherman_morrison_equals_explicit_inverse(seed, d):
+    det, rng = _fit(seed, d, d // 2)
+    F = _l2n(rng.normal(size=(20, d)))
+    S = np.linalg.inv(det.W_ @ det.W_.T)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore'); ours = det.distances(F)
+    for f, row in zip(F, ours):
+        u = det.B_ @ (det.B_.T @ f); Sf = S - np.outer(u, u)
+        if np.linalg.cond(Sf) > 1e10: continue
+        ref = np.array([(f - m) @ np.linalg.solve(Sf, f - m) for m in det.mu_])
+        ok = ref >= 0
+        assert np.allclose(row[ok], ref[ok], rtol=1e-6, atol=1e-8 * np.abs(ref).max())
+
+@settings(max_examples=30, **SETTINGS)
+@given(seed=seed_st, d=st.integers(4, 12))
+def test_dcc_psd_distances_dominate_static(seed, d):
+    det, rng = _fit(seed, d, d // 2, 'psd'); st_, _ = _fit(seed, d, d // 2, 'none')
+    F = rng.normal(size=(30, d))
+    assert (det.distances(F) >= st_.distances(F) - 1e-9).all()
+
+# --- CAPA ---------------------------------------------------------------------------------------------------------
+def _probs(rng, n, k): return rng.dirichlet(np.ones(k) * 0.5, n)
+
+@settings(max_examples=60, **SETTINGS)
+@given(seed=seed_st, n=st.integers(5, 200), k=st.integers(2, 8))
+def test_capa_symmetric_permutation_invariant_and_bounded(seed, n, k):
+    rng = np.random.default_rng(seed); A, B, y = _probs(rng, n, k), _probs(rng, n, k), rng.integers(0, k, n)
+    kab = capa(A, B, y); perm = rng.permutation(n)
+    assert np.isclose(kab, capa(B, A, y), atol=1e-12)
+    assert np.isclose(kab, capa(A[perm], B[perm], y[perm]), atol=1e-12)
+    assert kab <= 1 + 1e-12
+    acc = (A.argmax(1) == y).mean()
+    if not np.isclose(acc ** 2 + (1 - acc) ** 2 / (k - 1), 1.0):  # otherwise chance agreement is 1 and kappa undefined
+        assert np.isclose(capa(A, A, y, discrete=True), 1.0)
+
+@settings(max_examples=30, **SETTINGS)
+@given(seed=seed_st, n=st.integers(5, 100))
+def test_capa_ragged_equals_per_question_padding(seed, n):
+    rng = np.random.default_rng(seed); ks = rng.integers(2, 6, n)
+    A = [rng.dirichlet(np.ones(k)) for k in ks]; B = [rng.dirichlet(np.ones(k)) for k in ks]; y = np.array([rng.integers(k) for k in ks])
+    full = capa(A, B, y)
+    # reference: the same sums, one question at a time
+    c_obs = np.mean([a @ b for a, b in zip(A, B)]); pa = np.mean([a[g] for a, g in zip(A, y)]); pb = np.mean([b[g] for b, g in zip(B, y)])
+    c_exp = pa * pb + np.mean(1 / (ks - 1)) * (1 - pa) * (1 - pb)
+    assert np.isclose(full, (c_obs - c_exp) / (1 - c_exp), atol=1e-12)
+
+@settings(max_examples=15, **SETTINGS)
+@given(seed=seed_st, n=st.integers(5, 60), k=st.integers(2, 6))
+def test_capa_and_ec_match_lm_sim(seed, n, k):
+    lms = pytest.importorskip('lmsim.metrics')
+    rng = np.random.default_rng(seed); A, B, y = _probs(rng, n, k), _probs(rng, n, k), rng.integers(0, k, n)
+    if np.isclose(A[np.arange(n), y].mean() * B[np.arange(n), y].mean(), 1): return
+    assert abs(capa(A, B, y) - lms.CAPA().compute_k(list(A), list(B), list(y))) < 1e-9
+    ca, cb = A.argmax(1) == y, B.argmax(1) == y
+    if not (ca.all() and cb.all()): assert abs(error_consistency(A, B, y) - lms.EC().compute_k(list(A), list(B), list(y))) < 1e-9
