@@ -6,21 +6,19 @@ from pathlib import Path
 from concurrent.futures import ProcessPoolExecutor
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'tools'))
+from nbexec import execute_into  # a module-level function: IPython replaces __main__ in the workers
 BUILD, DOCS, NBS = ROOT / '_build', ROOT / '_docs', ROOT / 'nbs'
 QUARTO_HINT = ("Quarto is not on PATH, so this is the HTML preview. For the full site install Quarto "
                "(https://quarto.org/docs/get-started/, e.g. the .deb or tarball for your OS) and run `make docs` again.")
 
-def _exec(nb):
-    from nbexec import execute
-    os.environ['TRUSTNB_REPRO_LOG'] = str(BUILD / 'repro.jsonl')
-    return nb.name, *execute(nb, BUILD / 'nbs' / nb.name)
 
 def execute_all(workers=2):
     nbs = sorted(p for p in NBS.glob('*.ipynb') if not p.name.startswith(('_', '.')))
     shutil.rmtree(BUILD, ignore_errors=True); (BUILD / 'nbs').mkdir(parents=True)
     failed = []
+    os.environ['TRUSTNB_REPRO_LOG'] = str(BUILD / 'repro.jsonl')
     with ProcessPoolExecutor(workers) as ex:
-        for name, ok, secs, err in ex.map(_exec, nbs):
+        for name, ok, secs, err in ex.map(execute_into, nbs, [BUILD / 'nbs'] * len(nbs)):
             print(f'{"ok  " if ok else "FAIL"} {secs:6.1f} s  {name}', flush=True)
             if not ok: failed.append((name, err))
     for name, err in failed: print(f'\n--- {name} failed ---\n{err}')
@@ -52,14 +50,19 @@ def nav_html(current):
 CSS = """<style>.tnb-nav{position:fixed;top:0;left:0;bottom:0;width:230px;overflow:auto;background:#f6f7f9;border-right:1px solid #ddd;
 padding:12px;font:14px system-ui,sans-serif;z-index:10}.tnb-nav a{display:block;padding:2px 6px;color:#234;text-decoration:none}
 .tnb-nav a.cur{background:#dde7f3;border-radius:4px}.tnb-sec{margin-top:10px;font-weight:600;color:#555}
-.tnb-brand a{font-size:18px;font-weight:700}body{margin-left:250px!important}
+.tnb-brand a{font-size:18px;font-weight:700}.jp-InputPrompt,.jp-OutputPrompt{display:none!important}body{margin-left:250px!important}
 .tnb-banner{background:#fff8e1;border:1px solid #f0d98a;padding:6px 10px;margin:8px 0;font:13px system-ui}</style>"""
 
 def strip_directives(nb):
     "Drop `#| hide` cells and the export-only noise; remove directive lines from shown code (like nbdev's docs)."
+    import yaml
     keep = []
     for c in nb.cells:
         src = c.source
+        if c.cell_type == 'raw' and src.lstrip().startswith('---'):  # nbdev's frontmatter: back to a title
+            fm = yaml.safe_load(src.strip().strip('-')) or {}
+            c.cell_type, c.source = 'markdown', f"# {fm.get('title', '')}" + (f"\n\n> {fm['description']}" if fm.get('description') else '')
+            keep.append(c); continue
         if re.search(r'^\s*#\s*\|\s*hide\b', src, re.M) or 'nbdev_export' + '(' in src: continue
         if re.search(r'^\s*#\s*\|\s*default_exp\b', src, re.M): continue
         if c.cell_type == 'code': c.source = re.sub(r'^\s*#\s*\|.*\n?', '', src, flags=re.M)
@@ -121,7 +124,9 @@ def quarto_site():
 
 if __name__ == '__main__':
     t0 = time.time()
-    nbs, failed = execute_all()
+    if '--render-only' in sys.argv and (BUILD / 'nbs').exists():  # re-render the last executed notebooks
+        nbs, failed = sorted(p for p in NBS.glob('*.ipynb') if not p.name.startswith(('_', '.'))), []
+    else: nbs, failed = execute_all()
     if shutil.which('quarto'): quarto_site()
     else: preview(nbs); print('\n' + QUARTO_HINT)
     print(f'\ndocs built in {time.time() - t0:.0f} s; {len(failed)} notebook(s) failed' + (': ' + ', '.join(n for n, _ in failed) if failed else ''))

@@ -23,6 +23,8 @@ def execute(src, dst, flags=None):
     src, dst = Path(src).resolve(), Path(dst)
     flags = set(flags if flags is not None else get_config().tst_flags.split())
     os.environ['IN_TEST'] = '1'  # same default path as the tests: quiet progress bars
+    root = str(get_config().config_path)
+    if root not in sys.path: sys.path.insert(0, root)  # this checkout's trustnb, like nbdev_test's basepath
     nb = read_nb(src)
     NBProcessor(src, procs=[FrontmatterProc], nb=nb).process()  # parses directives_ like nbdev's test runner
     t0, err = time.time(), None
@@ -37,6 +39,10 @@ def execute(src, dst, flags=None):
     dst.parent.mkdir(parents=True, exist_ok=True)
     write_nb(nb, dst)
     return err is None, time.time() - t0, err
+
+def execute_into(src, out_dir):
+    "Execute `src` into `out_dir/<name>`; returns (name, ok, seconds, error). Picklable for process pools."
+    return (Path(src).name, *execute(src, Path(out_dir) / Path(src).name))
 
 if __name__ == '__main__':
     ok, secs, err = execute(sys.argv[1], sys.argv[2])
