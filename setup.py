@@ -18,7 +18,7 @@ py_versions = '3.10 3.11 3.12 3.13'.split()
 
 requirements = shlex.split(cfg.get('requirements', ''))
 extras = {k[:-len('_requirements')]: shlex.split(v) for k, v in cfg.items() if k.endswith('_requirements')}
-extras['all'] = sorted({r for k, rs in extras.items() if k != 'dev' for r in rs})
+extras['all'] = sorted({r for k, rs in extras.items() if k not in ('dev', 'anchors') for r in rs})  # anchors: heavy, benchmarks only
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 
