@@ -76,7 +76,9 @@ def repro_rows():
     if log.exists():
         for line in log.read_text().splitlines():
             r = json.loads(line); rows[r['key']] = r  # last run of each claim wins
-    return [rows[k] for k in sorted(rows)]
+    from trustnb import repro  # only claims the library registers (notebooks may demo throwaway ones)
+    repro.discover()
+    return [rows[k] for k in sorted(rows) if k in repro.REGISTRY]
 
 def repro_html(rows):
     head = ('<h1>Reproductions</h1><p>Each method registers its paper\'s headline claim with the reproduction registry '
