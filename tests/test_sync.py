@@ -1,5 +1,5 @@
 "The committed tree is what the tools produce: clean notebooks, exported library, README, one _quarto.yml, sidebar."
-import filecmp, shutil, subprocess, sys, json
+import filecmp, shutil, subprocess, sys, json, re
 from pathlib import Path
 import pytest
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,4 +56,7 @@ def test_notebooks_open_with_title_and_end_with_export():
         cells = json.loads(p.read_text())['cells']
         first = ''.join(cells[0]['source'])
         assert cells[0]['cell_type'] == 'markdown' and first.startswith('# ') and '\n> ' in first, f'{p.name}: title + subtitle'
+        # nbdev turns the title cell into frontmatter and drops the rest of it: prose belongs in the next cell
+        extra = [l for l in first.splitlines()[1:] if l.strip() and not l.startswith('> ') and not re.match(r'^- [\w-]+: ', l)]
+        assert not extra, f'{p.name}: the title cell holds only title, subtitle and frontmatter items; move {extra[:1]} to the next cell'
         assert 'nbdev_export()' in ''.join(cells[-1]['source']), f'{p.name}: last cell must export'

@@ -17,6 +17,7 @@ def execute_all(workers=2):
     shutil.rmtree(BUILD, ignore_errors=True); (BUILD / 'nbs').mkdir(parents=True)
     failed = []
     os.environ['TRUSTNB_REPRO_LOG'] = str(BUILD / 'repro.jsonl')
+    os.environ.setdefault('OMP_NUM_THREADS', '1')  # one thread per worker: oversubscribed OpenMP threads crawl
     with ProcessPoolExecutor(workers) as ex:
         for name, ok, secs, err in ex.map(execute_into, nbs, [BUILD / 'nbs'] * len(nbs)):
             print(f'{"ok  " if ok else "FAIL"} {secs:6.1f} s  {name}', flush=True)
