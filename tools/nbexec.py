@@ -35,9 +35,13 @@ def execute(src, dst, flags=None):
         sh.run_all(nb, exc_stop=True, preproc=_skip(flags))
     except Exception: err = traceback.format_exc()
     finally: os.chdir(cwd)
-    for c in nb.cells: c.pop('directives_', None)
+    # write the *unprocessed* notebook (directives and title cell intact, as nbdev_docs expects) with the outputs
+    orig, outs = read_nb(src), {c.get('id'): c for c in nb.cells if c.cell_type == 'code'}
+    for c in orig.cells:
+        if c.cell_type == 'code' and c.get('id') in outs:
+            c.outputs, c.execution_count = outs[c['id']].get('outputs', []), outs[c['id']].get('execution_count')
     dst.parent.mkdir(parents=True, exist_ok=True)
-    write_nb(nb, dst)
+    write_nb(orig, dst)
     return err is None, time.time() - t0, err
 
 def execute_into(src, out_dir):
