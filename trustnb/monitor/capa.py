@@ -125,7 +125,8 @@ def simulate_pair(n:int=20_000, k:int=4, acc:float=0.8, conf:float=0.95, # quest
 # %% ../../nbs/74_monitor.capa.ipynb #a0d39927
 @claim('capa', paper='Goel et al., Great Models Think Alike and this Undermines AI Oversight, ICML 2025 (arXiv 2502.04313)',
        claim='CAPA is ~0 for independent errors (|kappa_p| <= 0.03 at raw agreement ~0.65), >= 0.6 for 90% shared answers, and '
-             'low for models wrong on the same questions with different answers, where error consistency is ~1',
+             'low for models wrong on the same questions with different answers (kappa_p ~0.3, discrete CAPA ~0.4) '
+             'where error consistency is ~1',
        metric='similarity assigned to the "same questions wrong, different answers" pair (lower is right)',
        baseline='error consistency (Geirhos et al., 2020)')
 def capa_claim(n:int=20_000, seed:int=0)->dict:
@@ -137,5 +138,6 @@ def capa_claim(n:int=20_000, seed:int=0)->dict:
                          raw_agreement=float((A.argmax(1) == B.argmax(1)).mean()))
     i, s, d = out['independent'], out['shared'], out['different_mistakes']
     holds = abs(i['capa']) <= 0.03 and abs(i['capa_discrete']) <= 0.03 and i['raw_agreement'] >= 0.6 and s['capa'] >= 0.6 \
-            and d['error_consistency'] >= 0.95 and d['capa_discrete'] <= d['error_consistency'] - 0.3
+            and d['error_consistency'] >= 0.95 and d['capa'] <= d['error_consistency'] - 0.5 \
+            and d['capa_discrete'] <= d['error_consistency'] - 0.3
     return dict(method=d['capa'], baseline=d['error_consistency'], holds=bool(holds), pairs=out)

@@ -200,6 +200,10 @@ def _defer_data(seed, n_train=600, missing=0.7, noise=0.4):
 
 DEFER_BOUNDS = (np.array([0.25, 0.25, 0.]), np.array([0.4, 0.4, 0.5]))  # lower, upper: experts 1, 2, classifier
 
+def _clf_accuracy(model, X, y)->float:
+    "Test accuracy of a fitted ProbL2D's classifier component alone (every input answered by the AI)."
+    with torch.no_grad(): return float((model.label_models_[-1](torch.as_tensor(X).float()).argmax(-1).numpy() == y).mean())
+
 # %% ../../nbs/73_monitor.defer.ipynb #e2acb9b6
 @claim('defer', paper='Nguyen, Do, Carneiro. Probabilistic Learning to Defer: Handling Missing Expert Annotations and Controlling Workload Distribution. ICLR 2025',
        claim='With 70% of expert annotations missing, ProbL2D (EM + workload constraint) beats multi-expert L2D trained on the complete rows, and keeps every component within its workload bounds (±0.05 at test)',
@@ -209,10 +213,11 @@ def defer_claim(seeds=(0, 1, 2), epochs:int=40, missing:float=0.7):
     rows = []
     for s in seeds:
         Xtr, ytr, Ttr, Xte, yte, Tte = _defer_data(s, missing=missing)
-        p = ProbL2D(workload_lower=DEFER_BOUNDS[0], workload_upper=DEFER_BOUNDS[1], epochs=epochs, seed=s).fit(Xtr, ytr, Ttr).predict(Xte, Tte)
+        pm = ProbL2D(workload_lower=DEFER_BOUNDS[0], workload_upper=DEFER_BOUNDS[1], epochs=epochs, seed=s).fit(Xtr, ytr, Ttr); p = pm.predict(Xte, Tte)
         u = ProbL2D(epochs=epochs, seed=s).fit(Xtr, ytr, Ttr).predict(Xte, Tte)
         b = CompleteRowsL2D(epochs=epochs, seed=s).fit(Xtr, ytr, Ttr).predict(Xte, Tte)
         rows.append(dict(seed=s, probl2d=(p.y_pred == yte).mean(), unconstrained=(u.y_pred == yte).mean(), l2d_complete=(b.y_pred == yte).mean(),
+                         clf_only=_clf_accuracy(pm, Xte, yte), complete_rows=float((Ttr >= 0).all(1).mean()),
                          cov=p.coverage, cov_unconstrained=u.coverage, cov_l2d=b.coverage))
     m, bl = np.mean([r['probl2d'] for r in rows]), np.mean([r['l2d_complete'] for r in rows])
     lo, up = DEFER_BOUNDS; within = all(((r['cov'] >= lo - 0.05) & (r['cov'] <= up + 0.05)).all() for r in rows)

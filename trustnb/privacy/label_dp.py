@@ -4,7 +4,7 @@
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #dc37dae6
 from __future__ import annotations
-import math
+import math, warnings
 from dataclasses import dataclass
 from typing import Literal
 import numpy as np
@@ -94,7 +94,7 @@ class LabelRandomizedResponse(Mechanism):
         if not np.isin(y_np, [0, 1]).all(): raise ValueError("`y` must contain only 0/1 labels")
         u = as_generator(seed).random(len(y_np))
         return like((u < np.where(y_np == 1, self.p1, self.p0)).astype(np.int64), y)
-    def __repr__(self): return f"LabelRandomizedResponse(epsilon={self.epsilon:.4g}, delta={self.delta:g}, p0={self.p0:.4g}, p1={self.p1:.4g})"
+    def __repr__(self): return f"LabelRandomizedResponse(p0={self.p0:.4g}, p1={self.p1:.4g}, delta={self.delta:g})"  # ε: see `guarantee`
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #23ae222b
 def _loglik(X, y, beta, p0, p1, link):
@@ -127,13 +127,15 @@ def _fit(self, X, # public features (n, d)
     Z = self._design(X); y = to_numpy(check_array(y_tilde, 'y_tilde', ndim=1)).astype(float)
     if len(y) != len(Z): raise ValueError(f"`y_tilde` must have {len(Z)} rows like `X`, got {len(y)}")
     if not np.isin(y, [0, 1]).all(): raise ValueError("`y_tilde` must contain only 0/1 labels")
-    (p0, p1), beta = self.channel, np.zeros(Z.shape[1]); ll = _loglik(Z, y, beta, p0, p1, self.link)
+    (p0, p1), beta = self.channel, np.zeros(Z.shape[1]); ll = _loglik(Z, y, beta, p0, p1, self.link); self.converged_ = False
     for it in range(1, self.max_iter + 1):
         step = np.linalg.solve(fisher_information(Z, beta, p0, p1, self.link) + 1e-10 * np.eye(len(beta)), _score(Z, y, beta, p0, p1, self.link))
         t = 1.0
         while _loglik(Z, y, beta + t * step, p0, p1, self.link) < ll - 1e-12 and t > 1e-6: t /= 2
         beta = beta + t * step; ll = _loglik(Z, y, beta, p0, p1, self.link)
-        if np.max(np.abs(t * step)) < self.tol: break
+        if np.max(np.abs(t * step)) < self.tol: self.converged_ = True; break
+    if not self.converged_: warnings.warn(f"Fisher scoring did not converge in `max_iter`={self.max_iter} iterations "
+                                          f"(last step {np.max(np.abs(t * step)):.2g} > `tol`={self.tol:g}); increase `max_iter`", RuntimeWarning)
     self.params_, self.n_iter_, self.loglik_ = beta, it, ll
     self.fisher_info_ = fisher_information(Z, beta, p0, p1, self.link)
     self.cov_ = np.linalg.pinv(self.fisher_info_); self.stderr_ = np.sqrt(np.diag(self.cov_))
