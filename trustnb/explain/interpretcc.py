@@ -14,6 +14,7 @@ import torch.nn.functional as F
 from ..core import (Result, check_array, check_choice, check_int, check_positive, check_fitted, seed_everything,
                           torch_generator, progress, to_tensor)
 from ..data import load_breast_cancer, load_credit_data
+from ..zoo import MLP
 from ..repro import claim
 
 # %% auto #0
@@ -36,7 +37,7 @@ def gumbel_sigmoid(logits:torch.Tensor, # gate logits, any shape
     return (soft >= 0.5).float() - soft.detach() + soft
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #1ab06ae4
-def _mlp(a, h, b): return nn.Sequential(nn.Linear(a, h), nn.ReLU(), nn.Linear(h, b))
+def _mlp(a, h, b): return MLP(a, b, (h,))  # the zoo's ReLU MLP a -> h -> b
 
 def _check_cols(cols, d):
     "None, or a sorted list of distinct column indices in [0, d)."
