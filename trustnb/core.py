@@ -4,16 +4,20 @@
 
 # %% ../nbs/00_core.ipynb #a8fb35a4
 from __future__ import annotations
-import os, random, importlib, dataclasses
+import os, random, importlib, dataclasses, contextlib
 from typing import Any, Iterable, Sequence
 import numpy as np
 import torch
 from tqdm.auto import tqdm
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 # %% auto #0
-__all__ = ['in_test', 'check_type', 'check_positive', 'check_in_range', 'check_int', 'check_choice', 'check_array',
-           'check_fitted', 'seed_everything', 'as_generator', 'torch_generator', 'get_device', 'to_tensor', 'to_numpy',
-           'like', 'progress', 'require', 'Result']
+__all__ = ['HEAVY_FLAGS', 'SCALES', 'in_test', 'check_type', 'check_positive', 'check_in_range', 'check_int', 'check_choice',
+           'check_array', 'check_labels', 'check_probability', 'check_fitted', 'seed_everything', 'check_seed',
+           'as_generator', 'torch_generator', 'local_seed', 'get_device', 'to_tensor', 'to_numpy', 'like', 'progress',
+           'require', 'enabled_flags', 'enable_flags', 'cell_flags', 'install_cell_guard', 'current_scale', 'scale',
+           'Result']
 
 # %% ../nbs/00_core.ipynb #f60cceb7
 def in_test()->bool: # True under nbdev_test or pytest
@@ -94,14 +98,46 @@ def check_array(x, name:str, # array-like and its argument name
 def _is_float(x): return x.is_floating_point() if isinstance(x, torch.Tensor) else np.issubdtype(x.dtype, np.floating)
 def _all_finite(x): return torch.isfinite(x).all() if isinstance(x, torch.Tensor) else np.isfinite(x).all()
 
+# %% ../nbs/00_core.ipynb #73835b6a
+def check_labels(y, name:str, # labels and their argument name
+                 classes:Sequence|np.ndarray|None=None, # allowed label values (None: any integer >= 0)
+                 n_rows:int|None=None, # required length (e.g. the rows of `X`)
+                )->np.ndarray:
+    "Validate class labels: 1-D, finite, whole numbers (no silent truncation), inside `classes` (or >= 0)."
+    y = np.asarray(y.detach().cpu() if isinstance(y, torch.Tensor) else y)
+    if y.ndim != 1: raise ValueError(f"`{name}` must be 1-D labels, got shape {y.shape}")
+    if n_rows is not None and len(y) != n_rows: raise ValueError(f"`{name}` must have {n_rows} entries (one per row), got {len(y)}")
+    if y.dtype.kind == 'f':
+        if not np.isfinite(y).all(): raise ValueError(f"`{name}` contains NaN or inf")
+        if (y != np.round(y)).any(): raise ValueError(f"`{name}` must hold whole-number labels, got e.g. {y[y != np.round(y)][0]}")
+    if classes is not None:
+        bad = ~np.isin(y, np.asarray(classes))
+        if bad.any(): raise ValueError(f"`{name}` holds labels {sorted(set(np.asarray(y)[bad].tolist()))[:5]} outside the known classes {list(np.asarray(classes).tolist())[:10]}")
+    elif y.dtype.kind in 'iuf' and len(y) and y.min() < 0: raise ValueError(f"`{name}` must hold labels >= 0, got {y.min()}")
+    return y
+
+def check_probability(p, name:str, # a probability (scalar or array) and its argument name
+                      simplex_axis:int|None=None, # also require sums of 1 along this axis
+                      atol:float=1e-6, # tolerance of the sum check
+                     ):
+    "Raise unless every entry of `p` is a finite number in [0, 1] (and rows sum to 1 along `simplex_axis`)."
+    a = np.asarray(p.detach().cpu() if isinstance(p, torch.Tensor) else p, dtype=float)
+    if not np.isfinite(a).all(): raise ValueError(f"`{name}` contains NaN or inf")
+    if (a < 0).any() or (a > 1).any(): raise ValueError(f"`{name}` must hold probabilities in [0, 1], got values in [{a.min():.4g}, {a.max():.4g}]")
+    if simplex_axis is not None and not np.allclose(a.sum(simplex_axis), 1, atol=atol):
+        raise ValueError(f"`{name}` must sum to 1 along axis {simplex_axis} (probabilities, not logits or scores)")
+    return p
+
 # %% ../nbs/00_core.ipynb #ecee7afc
-def check_fitted(est, attrs:str|Sequence[str]|None=None, # estimator and the fitted attributes it must have
+def check_fitted(est, # the estimator
+                 attrs:str|Sequence[str]|None=None, # fitted attributes it must have (default: any attribute ending in `_`)
                 ):
-    "Raise `ValueError` if `est` lacks the fitted attributes (default: any attribute ending in `_`)."
-    names = [attrs] if isinstance(attrs, str) else attrs
-    ok = all(getattr(est, a, None) is not None for a in names) if names else \
-         any(k.endswith('_') and not k.startswith('_') for k in vars(est))
-    if not ok: raise ValueError(f"{type(est).__name__} is not fitted yet: call `.fit(...)` first")
+    "Raise scikit-learn's `NotFittedError` (a `ValueError`) naming the estimator unless it has been fitted."
+    msg = f"This {type(est).__name__} instance is not fitted yet: call `.fit(...)` first"
+    try: check_is_fitted(est, attributes=attrs, msg=msg)
+    except TypeError: raise NotFittedError(msg)  # not an estimator at all: still say "not fitted"
+    if attrs is not None and any(getattr(est, a, None) is None for a in ([attrs] if isinstance(attrs, str) else attrs)):
+        raise NotFittedError(msg)
     return est
 
 # %% ../nbs/00_core.ipynb #58c3174d
@@ -113,18 +149,43 @@ def seed_everything(seed:int=0, # seed for python, numpy and torch
     return np.random.default_rng(seed)
 
 # %% ../nbs/00_core.ipynb #35dcbcf6
-def as_generator(seed:int|np.random.Generator|None=None)->np.random.Generator:
+def check_seed(seed, name:str='seed', # the seed and its argument name
+              ):
+    "Raise unless `seed` is `None`, an int >= 0 or a numpy `Generator`."
+    if seed is None or isinstance(seed, np.random.Generator): return seed
+    return check_int(seed, name, lo=0)
+
+def as_generator(seed:int|np.random.Generator|None=None, # int, a Generator (used as is), or None (fresh entropy)
+                )->np.random.Generator:
     "A numpy `Generator` from an int seed, an existing generator (returned as is) or `None` (fresh entropy)."
     if isinstance(seed, np.random.Generator): return seed
-    if seed is not None: check_int(seed, 'seed', lo=0)
-    return np.random.default_rng(seed)
+    return np.random.default_rng(check_seed(seed))
 
-def torch_generator(seed:int|None=None)->torch.Generator:
-    "A CPU `torch.Generator` seeded with `seed` (random seed when `None`)."
-    g = torch.Generator()
-    if seed is None: g.seed()
-    else: g.manual_seed(check_int(seed, 'seed', lo=0))
+def _int_seed(seed)->int|None:
+    "An int seed from an int, a Generator (one draw from it) or None."
+    if isinstance(seed, np.random.Generator): return int(seed.integers(2**63 - 1))
+    return check_seed(seed)
+
+def torch_generator(seed:int|np.random.Generator|None=None, # int, a numpy Generator (one draw seeds it) or None
+                    device=None, # device of the generator (CPU by default)
+                   )->torch.Generator:
+    "A `torch.Generator` on `device`, seeded from `seed` (random seed when `None`)."
+    g = torch.Generator(device=device or 'cpu'); s = _int_seed(seed)
+    if s is None: g.seed()
+    else: g.manual_seed(s)
     return g
+
+# %% ../nbs/00_core.ipynb #e04b5ac0
+@contextlib.contextmanager
+def local_seed(seed:int|np.random.Generator|None, # the body's seed (None: leave the generators unseeded)
+              ):
+    "Run the body with torch/numpy/python global RNGs seeded from `seed`; restore the caller's RNG state afterwards."
+    s = _int_seed(seed); np_state, py_state = np.random.get_state(), random.getstate()
+    devices = list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []
+    with torch.random.fork_rng(devices=devices):
+        if s is not None: torch.manual_seed(s); np.random.seed(s % 2**32); random.seed(s)
+        try: yield
+        finally: np.random.set_state(np_state); random.setstate(py_state)
 
 # %% ../nbs/00_core.ipynb #a5e7bf5a
 def get_device(prefer:str|None=None, # 'cpu', 'cuda', or None for the best available
@@ -166,19 +227,90 @@ def require(module:str, extra:str, # importable name, and the trustnb extra that
     except ImportError as e:
         raise ImportError(f"`{module}` is needed here but is not installed. Install it with: pip install 'trustnb[{extra}]'") from e
 
+# %% ../nbs/00_core.ipynb #e1775aa9
+HEAVY_FLAGS = ('slow', 'gpu')
+_enabled: set = set()
+
+def enabled_flags()->set:
+    "Heavy-cell flags switched on for interactive runs: `enable_flags(...)` plus `$TRUSTNB_FLAGS` ('all' enables every flag)."
+    env = set(os.environ.get('TRUSTNB_FLAGS', '').replace(',', ' ').split())
+    return set(HEAVY_FLAGS) if 'all' in env else (env | _enabled) & set(HEAVY_FLAGS)
+
+def enable_flags(*flags:str, # flags to switch on, e.g. 'slow', 'gpu'
+                 on:bool=True, # False switches them off again
+                )->set:
+    "Let cells flagged `#| slow` / `#| gpu` run in this kernel (they are skipped by default)."
+    for f in flags: check_choice(f, 'flags', HEAVY_FLAGS)
+    (_enabled.update if on else _enabled.difference_update)(flags)
+    return enabled_flags()
+
+# %% ../nbs/00_core.ipynb #bb55007b
+def cell_flags(lines:Sequence[str], # a cell's source lines
+              )->set:
+    "The heavy flags (`slow`, `gpu`) declared by `#| ...` directive lines at the top of a cell."
+    out = set()
+    for ln in lines:
+        s = ln.strip()
+        if not s: continue
+        if not s.startswith('#|'): break
+        out |= set(s[2:].split()) & set(HEAVY_FLAGS)
+    return out
+
+def _guard(lines:list)->list:
+    "IPython input transformer: replace a flagged cell that is not enabled by a one-line note."
+    missing = cell_flags(lines) - enabled_flags()
+    if not missing or in_test(): return lines
+    f = sorted(missing)[0]
+    return [f"print('Skipped: this cell is flagged `#| {f}` (heavy). To run it: trustnb.core.enable_flags({f!r}) "
+            f"and run the cell again, or start Jupyter with TRUSTNB_FLAGS={f}.')\n"]
+
+def install_cell_guard()->bool:
+    "Install `_guard` into the running IPython kernel (once); returns whether a kernel was found."
+    try: ip = get_ipython()  # noqa: F821 (defined inside IPython only)
+    except NameError: return False
+    if ip is None or not hasattr(ip, 'input_transformers_cleanup'): return False
+    if _guard not in ip.input_transformers_cleanup: ip.input_transformers_cleanup.append(_guard)
+    return True
+
+# %% ../nbs/00_core.ipynb #1929a8e1
+SCALES = ('tiny', 'paper')
+
+def current_scale()->str:
+    "The size preset of `#| gpu` cells: `$TRUSTNB_SCALE` ('tiny' or 'paper'), default 'tiny'."
+    s = os.environ.get('TRUSTNB_SCALE', 'tiny')
+    return check_choice(s, 'TRUSTNB_SCALE', SCALES)
+
+def scale(tiny, # the value at tiny scale (CPU, seconds)
+          paper, # the value at paper scale (GPU, minutes)
+         ):
+    "Pick `tiny` or `paper` by the current preset (`current_scale()`)."
+    return paper if current_scale() == 'paper' else tiny
+
 # %% ../nbs/00_core.ipynb #60f04f83
-def _short(v):
+def _short(v, depth:int=0):
+    "A short description of `v`: arrays by shape, numbers to 4 digits, containers recursively and truncated."
     if isinstance(v, (np.ndarray, torch.Tensor)):
         n = v.numel() if isinstance(v, torch.Tensor) else v.size
-        if n <= 6:
-            return np.array2string(to_numpy(v), precision=4, separator=', ')
+        if n <= 6 and v.dtype != object: return np.array2string(to_numpy(v), precision=4, separator=', ')
         return f"{type(v).__name__}(shape={tuple(v.shape)})"
-    if isinstance(v, float): return f"{v:.4g}"
-    if isinstance(v, (list, tuple)) and len(v) > 6: return f"{type(v).__name__}(len={len(v)})"
+    if isinstance(v, (float, np.floating)): return f"{v:.4g}"
+    if type(v).__name__ in ('DataFrame', 'Series'): return f"{type(v).__name__}(shape={tuple(v.shape)})"
+    if isinstance(v, Result): return repr(v) if depth < 1 else f"{type(v).__name__}(...)"
+    if isinstance(v, dict):
+        if len(v) > 6 or depth >= 2: return f"dict(len={len(v)})"
+        return '{' + ', '.join(f"{k!r}: {_short(x, depth + 1)}" for k, x in v.items()) + '}'
+    if isinstance(v, (list, tuple)):
+        if len(v) > 6 or depth >= 2: return f"{type(v).__name__}(len={len(v)})"
+        inner = ', '.join(_short(x, depth + 1) for x in v)
+        return f"[{inner}]" if isinstance(v, list) else f"({inner}{',' if len(v) == 1 else ''})"
+    if isinstance(v, str) and len(v) > 60: return repr(v[:57] + '...')
     return repr(v)
 
 class Result:
-    "Base for result dataclasses: a compact, readable `__repr__`."
+    "Base for result dataclasses: a compact, readable `__repr__` (arrays by shape, containers truncated, recursive)."
     def __repr__(self):
         fs = [f"{f.name}={_short(getattr(self, f.name))}" for f in dataclasses.fields(self) if f.repr]
         return f"{type(self).__name__}({', '.join(fs)})"
+
+# %% ../nbs/00_core.ipynb #9009d39d
+install_cell_guard();  # JupyterLab's Run All skips `#| slow`/`#| gpu` cells unless enabled (see above)
