@@ -13,11 +13,11 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 # %% auto #0
-__all__ = ['HEAVY_FLAGS', 'SCALES', 'in_test', 'check_type', 'check_positive', 'check_in_range', 'check_int', 'check_choice',
-           'check_array', 'check_labels', 'check_probability', 'check_fitted', 'seed_everything', 'check_seed',
-           'as_generator', 'torch_generator', 'local_seed', 'get_device', 'to_tensor', 'to_numpy', 'like', 'progress',
-           'require', 'enabled_flags', 'enable_flags', 'cell_flags', 'install_cell_guard', 'current_scale', 'scale',
-           'Result']
+__all__ = ['HEAVY_FLAGS', 'SCALES', 'RecourseStatus', 'RECOURSE_STATUSES', 'in_test', 'check_type', 'check_positive',
+           'check_in_range', 'check_int', 'check_choice', 'check_array', 'check_labels', 'check_probability',
+           'check_fitted', 'seed_everything', 'check_seed', 'as_generator', 'torch_generator', 'local_seed',
+           'get_device', 'to_tensor', 'to_numpy', 'like', 'progress', 'require', 'enabled_flags', 'enable_flags',
+           'cell_flags', 'install_cell_guard', 'current_scale', 'scale', 'Result']
 
 # %% ../nbs/00_core.ipynb #f60cceb7
 def in_test()->bool: # True under nbdev_test or pytest
@@ -311,6 +311,11 @@ class Result:
     def __repr__(self):
         fs = [f"{f.name}={_short(getattr(self, f.name))}" for f in dataclasses.fields(self) if f.repr]
         return f"{type(self).__name__}({', '.join(fs)})"
+
+# %% ../nbs/00_core.ipynb #6d260d88
+from typing import Literal
+RecourseStatus = Literal['found', 'not_found', 'proved_none']
+RECOURSE_STATUSES = ('found', 'not_found', 'proved_none')
 
 # %% ../nbs/00_core.ipynb #9009d39d
 install_cell_guard();  # JupyterLab's Run All skips `#| slow`/`#| gpu` cells unless enabled (see above)
