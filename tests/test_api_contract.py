@@ -8,26 +8,36 @@ from sklearn.exceptions import NotFittedError
 from contract import Case, Est, battery, has_nan, rng_state, same_rng, call
 import trustnb
 
-FAMILIES = sorted(p.stem for p in (Path(__file__).parent / 'cases').glob('*.py') if not p.stem.startswith('_'))
+FILES = sorted(p.stem for p in (Path(__file__).parent / 'cases').glob('*.py') if not p.stem.startswith('_'))
+FAMILIES = sorted({f.split('_')[0] for f in FILES})  # a family may split its cases: cases/explain_a.py, cases/explain_b.py
 
-def _load(fam):
-    try: return importlib.import_module(f'cases.{fam}')
+def _load_file(name):
+    try: return importlib.import_module(f'cases.{name}')
     except ImportError as e:
-        if 'pip install' in str(e): pytest.skip(f'family {fam}: optional dependency missing ({e})')
+        if 'pip install' in str(e): pytest.skip(f'cases/{name}.py: optional dependency missing ({e})')
         raise
+
+class _Merged:
+    "The CASES, ESTIMATORS and EXEMPT of every file of a family."
+    def __init__(self, mods):
+        self.CASES = [c for m in mods for c in getattr(m, 'CASES', [])]
+        self.ESTIMATORS = [e for m in mods for e in getattr(m, 'ESTIMATORS', [])]
+        self.EXEMPT = {k: v for m in mods for k, v in getattr(m, 'EXEMPT', {}).items()}
+
+def _load(fam): return _Merged([_load_file(f) for f in FILES if f == fam or f.startswith(fam + '_')])
 
 def _all(attr):
     out = []
-    for fam in FAMILIES:
-        try: m = importlib.import_module(f'cases.{fam}')
+    for f in FILES:
+        try: m = importlib.import_module(f'cases.{f}')
         except ImportError: continue  # reported by test_family_imports
-        out += [(fam, c) for c in getattr(m, attr, [])]
+        out += [(f, c) for c in getattr(m, attr, [])]
     return out
 
 CASES, ESTS = _all('CASES'), _all('ESTIMATORS')
 
-@pytest.mark.parametrize('fam', FAMILIES)
-def test_family_imports(fam): _load(fam)
+@pytest.mark.parametrize('name', FILES)
+def test_family_imports(name): _load_file(name)
 
 def _mutations(case):
     for arg, value in case.kwargs.items():
