@@ -8,7 +8,8 @@
 - clones, refits and compares every `Est`, and checks `NotFittedError` before `fit`;
 - requires every name a module exports to be covered by a `Case`/`Est` or exempted with a reason.
 
-A family's file is `tests/cases/<family>.py` with module-level `CASES`, `ESTIMATORS` and `EXEMPT`.
+A family's file is `tests/cases/<family>.py` (or several: `<family>_a.py`, ...) with module-level `CASES`,
+`ESTIMATORS`, `EXEMPT` ({qualified name: reason}) and optionally `COVERS` (callables exercised through a wrapper).
 """
 from __future__ import annotations
 import math, random, numbers
@@ -28,9 +29,12 @@ class Case:
     then: Callable | None = None  # optional: a function of the result, the real call (e.g. lambda est: est.fit(X, y))
     id: str = ''  # test id (default: the callable's qualified name)
     rng_free: bool = True  # the valid call must leave global RNG state as it was
+    nan_passthrough: bool = False  # a conversion: NaN in -> NaN out is its contract (not a computed NaN)
 
     @property
-    def name(self): return self.id or f'{self.fn.__module__}.{self.fn.__qualname__}'
+    def name(self):
+        f = self.fn; q = getattr(f, '__qualname__', None) or type(f).__qualname__
+        return self.id or f'{getattr(f, "__module__", "?")}.{q}'
 
 @dataclass
 class Est:
@@ -43,7 +47,10 @@ class Est:
 
     @property
     def name(self):
-        e = self.make(); return self.id or f'{type(e).__module__}.{type(e).__qualname__}'
+        if self.id: return self.id
+        try: e = self.make()
+        except Exception as x: return f'<Est whose make() fails: {x}>'
+        return f'{type(e).__module__}.{type(e).__qualname__}'
 
 class _Opaque:  # a wrong-typed argument that is not a number, array, string or callable
     def __repr__(self): return '<opaque object>'

@@ -121,7 +121,8 @@ def check_probability(p, name:str, # a probability (scalar or array) and its arg
                       atol:float=1e-6, # tolerance of the sum check
                      ):
     "Raise unless every entry of `p` is a finite number in [0, 1] (and rows sum to 1 along `simplex_axis`)."
-    a = np.asarray(p.detach().cpu() if isinstance(p, torch.Tensor) else p, dtype=float)
+    try: a = np.asarray(p.detach().cpu() if isinstance(p, torch.Tensor) else p, dtype=float)
+    except (TypeError, ValueError): raise TypeError(f"`{name}` must be a number or an array of numbers, got {type(p).__name__}") from None
     if not np.isfinite(a).all(): raise ValueError(f"`{name}` contains NaN or inf")
     if (a < 0).any() or (a > 1).any(): raise ValueError(f"`{name}` must hold probabilities in [0, 1], got values in [{a.min():.4g}, {a.max():.4g}]")
     if simplex_axis is not None and not np.allclose(a.sum(simplex_axis), 1, atol=atol):
@@ -188,12 +189,14 @@ def local_seed(seed:int|np.random.Generator|None, # the body's seed (None: leave
         finally: np.random.set_state(np_state); random.setstate(py_state)
 
 # %% ../nbs/00_core.ipynb #a5e7bf5a
-def get_device(prefer:str|None=None, # 'cpu', 'cuda', or None for the best available
+def get_device(prefer:str|torch.device|None=None, # 'cpu', 'cuda', 'cuda:1', ... or None for the best available
               )->torch.device:
     "The device to run on: `prefer` if given, else CUDA when available, else CPU."
     if prefer is not None:
-        if prefer.startswith('cuda') and not torch.cuda.is_available(): raise ValueError(f"`prefer`={prefer!r} but CUDA is not available")
-        return torch.device(prefer)
+        try: dev = torch.device(prefer)
+        except (RuntimeError, TypeError) as e: raise ValueError(f"`prefer`={prefer!r} is not a torch device (e.g. 'cpu', 'cuda')") from e
+        if dev.type == 'cuda' and not torch.cuda.is_available(): raise ValueError(f"`prefer`={prefer!r} but CUDA is not available")
+        return dev
     return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
 
 # %% ../nbs/00_core.ipynb #9c5b45d2
@@ -248,6 +251,8 @@ def enable_flags(*flags:str, # flags to switch on, e.g. 'slow', 'gpu'
 def cell_flags(lines:Sequence[str], # a cell's source lines
               )->set:
     "The heavy flags (`slow`, `gpu`) declared by `#| ...` directive lines at the top of a cell."
+    if isinstance(lines, str): lines = lines.splitlines()
+    if not isinstance(lines, (list, tuple)): raise TypeError(f"`lines` must be a list of source lines, got {type(lines).__name__}")
     out = set()
     for ln in lines:
         s = ln.strip()

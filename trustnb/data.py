@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from sklearn import datasets as skd
-from .core import Result, as_generator, check_int, check_positive, check_in_range, require
+from .core import Result, as_generator, check_array, check_int, check_positive, check_in_range, require
 
 # %% auto #0
 __all__ = ['Dataset', 'load_digits', 'load_breast_cancer', 'load_credit_data', 'load_loanapp', 'load_hmda', 'SparseDictData',
@@ -27,6 +27,11 @@ class Dataset(Result):
     frame: pd.DataFrame|None = None # the cleaned table before encoding (None for image data)
     def __len__(self): return len(self.X)
     def __post_init__(self):
+        self.X = check_array(self.X, 'X', ndim=2)
+        if isinstance(self.y, str) or not hasattr(self.y, '__len__'): raise TypeError(f"`y` must be an array of targets, got {type(self.y).__name__}")
+        y = np.asarray(self.y)
+        if y.ndim != 1 or len(y) != len(self.X): raise ValueError(f"`y` must have shape ({len(self.X)},) (one target per row of `X`), got {y.shape}")
+        if not isinstance(self.feature_names, (list, tuple)): raise TypeError(f"`feature_names` must be a list of names, got {type(self.feature_names).__name__}")
         if len(self.feature_names) != self.X.shape[1]: raise ValueError("`feature_names` must have one name per column of `X`")
         for k, v in self.sensitive.items():
             if len(v) != len(self.X): raise ValueError(f"sensitive attribute `{k}` must have {len(self.X)} rows")
@@ -130,6 +135,11 @@ class SCM(Result):
     nonlinear: bool = False # f_j = tanh-warped linear map when True, linear otherwise
     noise_scale: float = 1.0 # std of the exogenous Gaussian noise
     names: list|None = None # node names
+    def __post_init__(self):
+        a = check_array(self.adj, 'adj', ndim=2)
+        if a.shape[0] != a.shape[1]: raise ValueError(f"`adj` must be square (p, p), got {a.shape}")
+        if np.any(np.tril(np.asarray(a, float)) != 0): raise ValueError("`adj` must be strictly upper triangular (nodes in topological order)")
+        check_positive(self.noise_scale, 'noise_scale')
     def f(self, x, j): # structural mean of node j given its parents
         z = x @ self.adj[:, j]
         return z + np.tanh(z) if self.nonlinear else z
@@ -150,6 +160,7 @@ def make_scm(p:int=5, edge_prob:float=0.5, nonlinear:bool=False, # nodes, edge d
              noise_scale:float=1.0, weight_range=(0.5, 1.5), seed:int=0)->SCM:
     "A random additive-noise SCM over `p` nodes with a random DAG (edges i→j, i<j, with prob. `edge_prob`)."
     check_int(p, 'p', lo=1); check_in_range(edge_prob, 'edge_prob', 0, 1); check_positive(noise_scale, 'noise_scale')
+    if len(weight_range) != 2 or not 0 < weight_range[0] <= weight_range[1] < np.inf: raise ValueError(f"`weight_range` must be (low, high) with 0 < low <= high, got {weight_range}")
     rng = as_generator(seed)
     mask = np.triu(rng.random((p, p)) < edge_prob, 1)
     w = rng.uniform(*weight_range, (p, p)) * rng.choice([-1, 1], (p, p))
@@ -161,6 +172,7 @@ def make_biased_tabular(n:int=2000, d:int=6, bias:float=1.0, # rows, features, l
                        )->Dataset:
     "Synthetic tabular data: `sensitive['group']` shifts feature x0 and, through `bias`, the observed label."
     check_int(n, 'n', lo=1); check_int(d, 'd', lo=1); check_in_range(group_rate, 'group_rate', 0, 1, True, True)
+    check_in_range(bias, 'bias', -np.inf, np.inf, True, True); check_in_range(proxy_strength, 'proxy_strength', -np.inf, np.inf, True, True)
     rng = as_generator(seed)
     a = (rng.random(n) < group_rate).astype(np.int64)
     X = rng.standard_normal((n, d)); X[:, 0] += proxy_strength * (a - 0.5) * 2
@@ -175,7 +187,7 @@ def make_biased_tabular(n:int=2000, d:int=6, bias:float=1.0, # rows, features, l
 def make_gaussian_mixture(n:int=1000, n_components:int=3, d:int=2, sep:float=4.0, # size, components, dims, separation
                           seed:int=0)->Dataset:
     "Isotropic Gaussian mixture; `y` is the component and means are about `sep` apart."
-    check_int(n, 'n', lo=1); check_int(n_components, 'n_components', lo=1); check_positive(sep, 'sep')
+    check_int(n, 'n', lo=1); check_int(n_components, 'n_components', lo=1); check_int(d, 'd', lo=1); check_positive(sep, 'sep')
     rng = as_generator(seed)
     means = rng.standard_normal((n_components, d)); means *= sep / np.sqrt(2) / np.linalg.norm(means, axis=1, keepdims=True).clip(1e-9)
     y = rng.integers(0, n_components, n)

@@ -8,15 +8,18 @@ import contextlib, difflib
 from typing import Callable
 import torch
 from torch import nn
-from .core import progress, check_array
+from .core import progress, check_array, check_type, check_int
 
 # %% auto #0
 __all__ = ['get_module', 'Capture', 'capture', 'intervene', 'add_vector', 'replace_with', 'ablate', 'project_out',
            'collect_activations']
 
 # %% ../nbs/03_hooks.ipynb #3074ac81
-def get_module(model:nn.Module, path:str)->nn.Module:
+def get_module(model:nn.Module, # the model
+               path:str, # a module path as in `model.named_modules()`, e.g. 'transformer.h.0.mlp'
+              )->nn.Module:
     "The submodule of `model` at `path` (as in `named_modules()`); a clear error with close matches otherwise."
+    check_type(model, 'model', nn.Module); check_type(path, 'path', str)
     mods = dict(model.named_modules())
     if path not in mods:
         close = difflib.get_close_matches(path, list(mods), n=3)
@@ -31,10 +34,14 @@ class Capture(dict):
     "Activations recorded by `capture`: path → tensor (outputs; inputs under `'path:in'` when asked)."
 
 @contextlib.contextmanager
-def capture(model:nn.Module, paths:str|list, # module path(s) to record
-            inputs:bool=False, detach:bool=True): # also record inputs? detach from the graph?
+def capture(model:nn.Module, # the model
+            paths:str|list, # module path(s) to record
+            inputs:bool=False, # also record each module's first input (under 'path:in')?
+            detach:bool=True, # detach the recorded tensors from the autograd graph?
+           ):
     "Context manager recording the output (first element for tuple outputs) of each module in `paths`."
-    paths = [paths] if isinstance(paths, str) else list(paths)
+    paths = [paths] if isinstance(paths, str) else list(check_type(paths, 'paths', (list, tuple)))
+    if not paths: raise ValueError("`paths` must name at least one module")
     mods = [get_module(model, p) for p in paths]
     cap, handles = Capture(), []
     def mk(p):
@@ -50,18 +57,46 @@ def capture(model:nn.Module, paths:str|list, # module path(s) to record
 
 # %% ../nbs/03_hooks.ipynb #202634d1
 @contextlib.contextmanager
-def intervene(model:nn.Module, path:str, fn:Callable): # model, module path, edit h -> h'
+def intervene(model:nn.Module, # the model
+              path:str, # module path whose output is edited
+              fn:Callable, # the edit, h -> h' (same shape)
+             ):
     "Context manager replacing the output `h` of module `path` by `fn(h)`; the hook is always removed."
     mod = get_module(model, path)
+    if not callable(fn): raise TypeError(f"`fn` must be callable (h -> h'), got {type(fn).__name__}")
     h = mod.register_forward_hook(lambda m, a, out: _with_main(out, fn(_main(out))))
     try: yield model
     finally: h.remove()
 
-def add_vector(v:torch.Tensor, scale:float=1.0)->Callable: return lambda h: h + scale * v.to(h)
-def replace_with(value:torch.Tensor)->Callable: return lambda h: value.to(h).expand_as(h)
-def ablate(mean:torch.Tensor|None=None)->Callable: return lambda h: torch.zeros_like(h) if mean is None else mean.to(h).expand_as(h).clone()
-def project_out(v:torch.Tensor)->Callable:
+def _vec(v, name):
+    v = check_array(v, name, ndim=(1, 2, 3))
+    return v if isinstance(v, torch.Tensor) else torch.as_tensor(v)
+
+def add_vector(v:torch.Tensor, # the vector added to every position, width d
+               scale:float=1.0, # its multiplier
+              )->Callable:
+    "An edit `h -> h + scale * v` for `intervene`."
+    v = _vec(v, 'v')
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale != scale or abs(scale) == float('inf'):
+        raise ValueError(f"`scale` must be a finite number, got {scale!r}")
+    return lambda h: h + scale * v.to(h)
+
+def replace_with(value:torch.Tensor, # what the output becomes (broadcast to its shape)
+                )->Callable:
+    "An edit `h -> value` (broadcast) for `intervene`."
+    value = _vec(value, 'value'); return lambda h: value.to(h).expand_as(h)
+
+def ablate(mean:torch.Tensor|None=None, # None: zero ablation; else mean ablation with this mean
+          )->Callable:
+    "An edit that zeroes `h` (or replaces it with `mean`) for `intervene`."
+    if mean is not None: mean = _vec(mean, 'mean')
+    return lambda h: torch.zeros_like(h) if mean is None else mean.to(h).expand_as(h).clone()
+
+def project_out(v:torch.Tensor, # the direction removed (any non-zero norm), width d
+               )->Callable:
     "Remove the component of `h` along direction `v`."
+    v = _vec(v, 'v').reshape(-1)
+    if float(v.norm()) == 0: raise ValueError("`v` must be a non-zero direction")
     u = v / v.norm()
     return lambda h: h - (h @ u.to(h)).unsqueeze(-1) * u.to(h)
 
@@ -72,10 +107,20 @@ def _batches(data, batch_size):
         yield {k: v[i:i + batch_size] for k, v in data.items()} if isinstance(data, dict) else data[i:i + batch_size]
 
 @torch.no_grad()
-def collect_activations(model:nn.Module, path:str, data, # model, module path, tensor or dict of tensors
-                        batch_size:int=256, flatten_tokens:bool=False, # flatten (n, T, d) to non-padding tokens?
+def collect_activations(model:nn.Module, # the model
+                        path:str, # module path whose output is collected
+                        data, # a tensor (n, ...) or a dict of tensors (tokenizer output) fed to `model`
+                        batch_size:int=256, # rows per forward pass
+                        flatten_tokens:bool=False, # flatten (n, T, d) to non-padding tokens?
                        )->torch.Tensor:
     "Output of module `path` over all of `data`, concatenated along the first axis."
+    get_module(model, path); check_int(batch_size, 'batch_size', lo=1)
+    if isinstance(data, dict):
+        if not data: raise ValueError("`data` is an empty dict")
+        lens = {k: len(v) for k, v in data.items()}
+        if len(set(lens.values())) > 1: raise ValueError(f"`data` tensors must have equal lengths, got {lens}")
+    elif not isinstance(data, torch.Tensor): raise TypeError(f"`data` must be a tensor or a dict of tensors, got {type(data).__name__}")
+    else: check_array(data, 'data', min_rows=0)
     n = len(next(iter(data.values()))) if isinstance(data, dict) else len(data)
     if n == 0: raise ValueError("`data` is empty")
     out = []

@@ -72,8 +72,11 @@ def discover()->dict:
         except ImportError as e: failed[m.name] = str(e)
     return failed
 
-def results_table(results:list)->pd.DataFrame:
+def results_table(results:list, # `ClaimResult`s, e.g. from `run_claim`
+                 )->pd.DataFrame:
     "One row per `ClaimResult`: paper, claim, metric, method, baseline, holds, seconds."
+    if not isinstance(results, (list, tuple)) or not all(isinstance(r, ClaimResult) for r in results):
+        raise TypeError("`results` must be a list of ClaimResult objects (from `run_claim`)")
     return pd.DataFrame([dict(key=r.key, paper=r.paper, claim=r.claim, metric=r.metric, baseline=r.baseline,
                               method=r.method_value, baseline_value=r.baseline_value, holds=r.holds, seconds=round(r.seconds, 1))
                          for r in results])

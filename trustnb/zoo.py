@@ -11,7 +11,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 from safetensors.torch import save_model, load_model
-from .core import seed_everything, check_int, check_choice, check_positive, progress, require, torch_generator
+from .core import local_seed, check_array, check_labels, check_type, check_int, check_choice, check_positive, progress, require, torch_generator
 from . import data as tdata
 
 # %% auto #0
@@ -22,14 +22,23 @@ __all__ = ['MLP', 'DigitsCNN', 'train_classifier', 'cache_dir', 'cached', 'stand
 # %% ../nbs/02_zoo.ipynb #3bfc98df
 class MLP(nn.Sequential):
     "A ReLU MLP `d_in → hidden… → d_out`."
-    def __init__(self, d_in:int, d_out:int, hidden:tuple=(64,)): # input dim, output dim, hidden widths
+    def __init__(self, d_in:int, # input width
+                 d_out:int, # output width
+                 hidden:tuple=(64,), # hidden widths (empty: a linear model)
+                ):
+        check_int(d_in, 'd_in', lo=1); check_int(d_out, 'd_out', lo=1)
+        if not isinstance(hidden, (list, tuple)): raise TypeError(f"`hidden` must be a tuple of widths, got {type(hidden).__name__}")
+        for h in hidden: check_int(h, 'hidden', lo=1)
         dims = [d_in, *hidden]
         layers = [m for a, b in zip(dims, dims[1:]) for m in (nn.Linear(a, b), nn.ReLU())]
         super().__init__(*layers, nn.Linear(dims[-1], d_out))
 
 class DigitsCNN(nn.Module):
     "A small CNN for 8×8 digits: two 3×3 convs, global pooling, a linear head. Accepts (n, 64) or (n, 1, 8, 8)."
-    def __init__(self, channels:int=16, n_classes:int=10):
+    def __init__(self, channels:int=16, # channels of the first conv (the second has twice as many)
+                 n_classes:int=10, # output logits
+                ):
+        check_int(channels, 'channels', lo=1); check_int(n_classes, 'n_classes', lo=1)
         super().__init__()
         self.conv1 = nn.Conv2d(1, channels, 3, padding=1); self.conv2 = nn.Conv2d(channels, 2 * channels, 3, padding=1)
         self.fc = nn.Linear(2 * channels * 4, n_classes)
@@ -40,13 +49,23 @@ class DigitsCNN(nn.Module):
     def forward(self, x): return self.fc(self.features(x))
 
 # %% ../nbs/02_zoo.ipynb #1d89c54c
-def train_classifier(model:nn.Module, X, y, # model, features (n, d), integer labels (n,)
-                     epochs:int=30, lr:float=3e-3, batch_size:int=64, weight_decay:float=0.0,
-                     seed:int=0)->nn.Module:
+def train_classifier(model:nn.Module, # the classifier to train (its output: logits, one per class)
+                     X, # features (n, d), numpy or torch
+                     y, # integer labels (n,), 0..n_classes-1
+                     epochs:int=30, # passes over the data
+                     lr:float=3e-3, # Adam learning rate
+                     batch_size:int=64, # minibatch size
+                     weight_decay:float=0.0, # Adam's L2 penalty weight
+                     seed:int|np.random.Generator|None=0, # seeds the batch order (and nothing global)
+                    )->nn.Module:
     "Train `model` with Adam and cross-entropy, deterministically for a given `seed`; returns it in eval mode."
-    check_int(epochs, 'epochs', lo=1); check_positive(lr, 'lr')
-    X = torch.as_tensor(np.asarray(X), dtype=torch.float32); y = torch.as_tensor(np.asarray(y), dtype=torch.long)
-    seed_everything(seed); g = torch_generator(seed)
+    check_type(model, 'model', nn.Module); check_int(epochs, 'epochs', lo=1); check_positive(lr, 'lr')
+    check_int(batch_size, 'batch_size', lo=1); check_positive(weight_decay, 'weight_decay', strict=False)
+    X = check_array(X, 'X', ndim=(2, 4)); y = check_labels(y, 'y', n_rows=len(X))
+    X = torch.as_tensor(np.asarray(X), dtype=torch.float32); y = torch.as_tensor(y.astype(np.int64))
+    with torch.no_grad(): n_out = model(X[:1]).shape[-1]
+    if int(y.max()) >= n_out: raise ValueError(f"`y` holds label {int(y.max())} but `model` has only {n_out} outputs")
+    g = torch_generator(seed)
     opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
     model.train()
     for _ in progress(range(epochs), desc='train'):
@@ -91,14 +110,17 @@ def cached(name:str, config:dict, build, make, # model name, JSON-able config, t
 _TABULAR = {'breast_cancer': tdata.load_breast_cancer, 'credit_data': tdata.load_credit_data,
             'loanapp': tdata.load_loanapp, 'hmda': tdata.load_hmda}
 
-def standardizer(X:np.ndarray):
+def standardizer(X:np.ndarray, # data (n, d)
+                ):
     "Mean and std of `X` per column (std clipped at 1e-6), as float32 arrays."
+    X = np.asarray(check_array(X, 'X', ndim=2), dtype=np.float64)
     return X.mean(0).astype(np.float32), X.std(0).clip(1e-6).astype(np.float32)
 
 class Standardize(nn.Module):
     "A fixed input standardization layer, so that zoo models take raw features."
-    def __init__(self, d:int):
-        super().__init__(); self.register_buffer('mu', torch.zeros(d)); self.register_buffer('sd', torch.ones(d))
+    def __init__(self, d:int, # number of features
+                ):
+        check_int(d, 'd', lo=1); super().__init__(); self.register_buffer('mu', torch.zeros(d)); self.register_buffer('sd', torch.ones(d))
     def forward(self, x): return (x - self.mu) / self.sd
 
 # %% ../nbs/02_zoo.ipynb #bc154e51
@@ -107,8 +129,9 @@ def digits_mlp(hidden:tuple=(64,), seed:int=0, epochs:int=30, rebuild:bool=False
     cfg = dict(hidden=list(hidden), seed=seed, epochs=epochs)
     make = lambda: MLP(64, 10, tuple(hidden))
     def build():
-        d = tdata.load_digits(); seed_everything(seed)
-        return train_classifier(make(), d.X, d.y, epochs=epochs, seed=seed)
+        d = tdata.load_digits()
+        with local_seed(seed): m = make()  # the initial weights, without touching the caller's RNG
+        return train_classifier(m, d.X, d.y, epochs=epochs, seed=seed)
     return cached('digits_mlp', cfg, build, make, rebuild)
 
 def digits_cnn(channels:int=16, seed:int=0, epochs:int=20, rebuild:bool=False)->nn.Module:
@@ -116,8 +139,9 @@ def digits_cnn(channels:int=16, seed:int=0, epochs:int=20, rebuild:bool=False)->
     cfg = dict(channels=channels, seed=seed, epochs=epochs)
     make = lambda: DigitsCNN(channels)
     def build():
-        d = tdata.load_digits(); seed_everything(seed)
-        return train_classifier(make(), d.X, d.y, epochs=epochs, seed=seed)
+        d = tdata.load_digits()
+        with local_seed(seed): m = make()  # the initial weights, without touching the caller's RNG
+        return train_classifier(m, d.X, d.y, epochs=epochs, seed=seed)
     return cached('digits_cnn', cfg, build, make, rebuild)
 
 # %% ../nbs/02_zoo.ipynb #a2bd0cea
@@ -129,15 +153,20 @@ def tabular_mlp(dataset:str='breast_cancer', hidden:tuple=(32,), seed:int=0, epo
         d = tdata.load_breast_cancer().X.shape[1] if dataset == 'breast_cancer' else _TABULAR[dataset]().X.shape[1]
         return nn.Sequential(Standardize(d), MLP(d, 2, tuple(hidden)))
     def build():
-        ds = _TABULAR[dataset](); seed_everything(seed); m = make()
+        ds = _TABULAR[dataset]()
+        with local_seed(seed): m = make()
         mu, sd = standardizer(ds.X); m[0].mu.copy_(torch.from_numpy(mu)); m[0].sd.copy_(torch.from_numpy(sd))
         return train_classifier(m, ds.X, ds.y, epochs=epochs, seed=seed)
     return cached('tabular_mlp', cfg, build, make, rebuild)
 
 # %% ../nbs/02_zoo.ipynb #03f3415b
-def induction_batch(n:int, half:int=8, vocab:int=32, seed:int|None=0)->torch.Tensor:
+def induction_batch(n:int, # number of sequences
+                    half:int=8, # length of the copied half
+                    vocab:int=32, # vocabulary size (0 = BOS, 1 = SEP)
+                    seed:int|np.random.Generator|None=0, # seeds the sequences
+                   )->torch.Tensor:
     "`n` sequences `[BOS, a, SEP, a]` with `a` of length `half` drawn from tokens 2..vocab-1 (0=BOS, 1=SEP)."
-    check_int(half, 'half', lo=1); check_int(vocab, 'vocab', lo=3)
+    check_int(n, 'n', lo=1); check_int(half, 'half', lo=1); check_int(vocab, 'vocab', lo=3)
     a = torch.randint(2, vocab, (n, half), generator=torch_generator(seed))
     col = lambda v: torch.full((n, 1), v)
     return torch.cat([col(0), a, col(1), a], 1)
@@ -161,7 +190,8 @@ def tiny_gpt2(n_layer:int=2, d_model:int=64, n_head:int=4, vocab:int=32, half:in
     cfg = dict(n_layer=n_layer, d_model=d_model, n_head=n_head, vocab=vocab, half=half, steps=steps, batch_size=batch_size, lr=lr, seed=seed)
     make = lambda: GPT2LMHeadModel(_gpt2_config(vocab, n_layer, d_model, n_head, 2 * half + 2))
     def build():
-        seed_everything(seed); m = make(); opt = torch.optim.AdamW(m.parameters(), lr=lr, weight_decay=0.01)
+        with local_seed(seed): m = make()
+        opt = torch.optim.AdamW(m.parameters(), lr=lr, weight_decay=0.01)
         sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.1)
         m.train()
         for s in progress(range(steps), desc='tiny_gpt2'):
