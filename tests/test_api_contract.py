@@ -123,3 +123,11 @@ def test_every_export_is_covered(fam):
         except ImportError: continue
         missing += [f'{modname}.{n}' for n, o in names if o not in covered and f'{modname}.{n}' not in exempt]
     assert not missing, f'{fam}: exported but neither covered nor exempted:\n  ' + '\n  '.join(missing)
+    ests = {type(e.make()) for e in m.ESTIMATORS}
+    no_est = [f'{modname}.{n}' for modname in _family_modules()[fam] for n, o in _safe_exported(modname)
+              if inspect.isclass(o) and callable(getattr(o, 'fit', None)) and o not in ests and f'{modname}.{n}' not in exempt]
+    assert not no_est, f'{fam}: classes with `fit` must have an `Est` entry (clone/refit/NotFittedError checks):\n  ' + '\n  '.join(no_est)
+
+def _safe_exported(modname):
+    try: return list(_exported(modname))
+    except ImportError: return []

@@ -25,7 +25,9 @@ def in_test()->bool: # True under nbdev_test or pytest
     return bool(os.environ.get('IN_TEST')) or 'PYTEST_CURRENT_TEST' in os.environ
 
 # %% ../nbs/00_core.ipynb #5764ac8f
-def check_type(value, name:str, types, # the value, its argument name, allowed type(s)
+def check_type(value, # the value to check
+               name:str, # its argument name (used in the message)
+               types, # allowed type or tuple of types
               ):
     "Raise `TypeError` naming `name` unless `value` is an instance of `types`."
     if not isinstance(value, types):
@@ -34,7 +36,8 @@ def check_type(value, name:str, types, # the value, its argument name, allowed t
     return value
 
 # %% ../nbs/00_core.ipynb #168dd17e
-def check_positive(value, name:str, # the number and its argument name
+def check_positive(value, # the number to check
+                   name:str, # its argument name (used in the message)
                    strict:bool=True, # require > 0 (else >= 0)
                   )->float:
     "Raise unless `value` is a finite real number > 0 (or >= 0 when not `strict`)."
@@ -45,8 +48,12 @@ def check_positive(value, name:str, # the number and its argument name
     return value
 
 # %% ../nbs/00_core.ipynb #ecb30f62
-def check_in_range(value, name:str, lo:float, hi:float, # the number, its name, the bounds
-                   lo_open:bool=False, hi_open:bool=False, # exclude the bounds?
+def check_in_range(value, # the number to check
+                   name:str, # its argument name (used in the message)
+                   lo:float, # lower bound
+                   hi:float, # upper bound
+                   lo_open:bool=False, # exclude the lower bound?
+                   hi_open:bool=False, # exclude the upper bound?
                   )->float:
     "Raise `ValueError` unless `lo <= value <= hi` (with open ends where asked)."
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
@@ -57,7 +64,10 @@ def check_in_range(value, name:str, lo:float, hi:float, # the number, its name, 
     return value
 
 # %% ../nbs/00_core.ipynb #17c747d7
-def check_int(value, name:str, lo:int|None=None, hi:int|None=None, # the value, its name, inclusive bounds
+def check_int(value, # the value to check
+              name:str, # its argument name (used in the message)
+              lo:int|None=None, # inclusive lower bound (None: none)
+              hi:int|None=None, # inclusive upper bound (None: none)
              )->int:
     "Raise unless `value` is an integer within `[lo, hi]`."
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -67,14 +77,17 @@ def check_int(value, name:str, lo:int|None=None, hi:int|None=None, # the value, 
     return int(value)
 
 # %% ../nbs/00_core.ipynb #2f338b8d
-def check_choice(value, name:str, choices:Sequence, # the value, its name, the allowed values
+def check_choice(value, # the value to check
+                 name:str, # its argument name (used in the message)
+                 choices:Sequence, # the allowed values
                 ):
     "Raise `ValueError` unless `value` is one of `choices`."
     if value not in choices: raise ValueError(f"`{name}` must be one of {list(choices)}, got {value!r}")
     return value
 
 # %% ../nbs/00_core.ipynb #52617dfa
-def check_array(x, name:str, # array-like and its argument name
+def check_array(x, # array-like (numpy array, tensor, nested list)
+                name:str, # its argument name (used in the message)
                 ndim:int|Sequence[int]|None=None, # allowed number of dimensions
                 finite:bool=True, # reject NaN and inf?
                 min_rows:int=1, # minimum length of the first axis
@@ -99,7 +112,8 @@ def _is_float(x): return x.is_floating_point() if isinstance(x, torch.Tensor) el
 def _all_finite(x): return torch.isfinite(x).all() if isinstance(x, torch.Tensor) else np.isfinite(x).all()
 
 # %% ../nbs/00_core.ipynb #73835b6a
-def check_labels(y, name:str, # labels and their argument name
+def check_labels(y, # class labels (n,)
+                 name:str, # their argument name (used in the message)
                  classes:Sequence|np.ndarray|None=None, # allowed label values (None: any integer >= 0)
                  n_rows:int|None=None, # required length (e.g. the rows of `X`)
                 )->np.ndarray:
@@ -116,7 +130,8 @@ def check_labels(y, name:str, # labels and their argument name
     elif y.dtype.kind in 'iuf' and len(y) and y.min() < 0: raise ValueError(f"`{name}` must hold labels >= 0, got {y.min()}")
     return y
 
-def check_probability(p, name:str, # a probability (scalar or array) and its argument name
+def check_probability(p, # a probability (scalar or array)
+                      name:str, # its argument name (used in the message)
                       simplex_axis:int|None=None, # also require sums of 1 along this axis
                       atol:float=1e-6, # tolerance of the sum check
                      ):
@@ -150,7 +165,8 @@ def seed_everything(seed:int=0, # seed for python, numpy and torch
     return np.random.default_rng(seed)
 
 # %% ../nbs/00_core.ipynb #35dcbcf6
-def check_seed(seed, name:str='seed', # the seed and its argument name
+def check_seed(seed, # None, an int >= 0 or a numpy Generator
+               name:str='seed', # its argument name (used in the message)
               ):
     "Raise unless `seed` is `None`, an int >= 0 or a numpy `Generator`."
     if seed is None or isinstance(seed, np.random.Generator): return seed
@@ -200,22 +216,30 @@ def get_device(prefer:str|torch.device|None=None, # 'cpu', 'cuda', 'cuda:1', ...
     return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
 
 # %% ../nbs/00_core.ipynb #9c5b45d2
-def to_tensor(x, dtype:torch.dtype|None=torch.float32, device=None)->torch.Tensor:
+def to_tensor(x, # array, tensor or nested list
+              dtype:torch.dtype|None=torch.float32, # target dtype (None: keep)
+              device=None, # target device (None: keep)
+             )->torch.Tensor:
     "Convert `x` (array, tensor, list) to a tensor of `dtype` on `device` (no copy when already right)."
     t = x if isinstance(x, torch.Tensor) else torch.as_tensor(np.asarray(x))
     return t.to(dtype=dtype or t.dtype, device=device or t.device)
 
-def to_numpy(x)->np.ndarray:
+def to_numpy(x, # tensor (any device, grad or not) or array-like
+            )->np.ndarray:
     "Convert a tensor (any device, with or without grad) or array-like to a numpy array."
     return x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
 
-def like(x, ref):
+def like(x, # the result to convert
+         ref, # the caller's input whose kind (numpy / torch and device) the result takes
+        ):
     "Return `x` as the same kind of object as `ref`: a tensor (on `ref`'s device) for tensors, else a numpy array."
     if isinstance(ref, torch.Tensor): return to_tensor(x, dtype=None, device=ref.device)
     return to_numpy(x)
 
 # %% ../nbs/00_core.ipynb #40250a84
-def progress(it:Iterable, desc:str|None=None, total:int|None=None, # what to iterate, label, length
+def progress(it:Iterable, # what to iterate
+             desc:str|None=None, # label of the bar
+             total:int|None=None, # length, when `it` has none
              disable:bool|None=None, # None: silent under test, shown otherwise
              **kwargs):
     "Wrap `it` in a `tqdm.auto` bar that is silent under test (`in_test()`) unless `disable=False`."
@@ -223,7 +247,8 @@ def progress(it:Iterable, desc:str|None=None, total:int|None=None, # what to ite
     return tqdm(it, desc=desc, total=total, disable=disable, leave=False, **kwargs)
 
 # %% ../nbs/00_core.ipynb #d91c098e
-def require(module:str, extra:str, # importable name, and the trustnb extra that installs it
+def require(module:str, # importable name
+            extra:str, # the trustnb extra that installs it
            ):
     "Import `module`, or raise an `ImportError` that names the trustnb extra providing it."
     try: return importlib.import_module(module)

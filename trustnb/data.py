@@ -111,9 +111,14 @@ class SparseDictData(Result):
     codes: np.ndarray # true non-negative codes, (n, n_atoms)
     k: int # active atoms per sample
 
-def make_sparse_dictionary(n:int=4096, d:int=32, n_atoms:int=64, k:int=4, # sizes and sparsity
-                           noise:float=0.01, freq_decay:float=0.0, # noise std; power-law exponent of atom frequency
-                           seed:int=0)->SparseDictData:
+def make_sparse_dictionary(n:int=4096, # number of samples
+                           d:int=32, # input width
+                           n_atoms:int=64, # dictionary size
+                           k:int=4, # active atoms per sample
+                           noise:float=0.01, # std of the additive Gaussian noise
+                           freq_decay:float=0.0, # power-law exponent of atom frequency (0: uniform)
+                           seed:int|np.random.Generator|None=0, # seeds atoms, codes and noise
+                          )->SparseDictData:
     "Sample `n` points that are sums of `k` of `n_atoms` random unit atoms in `d` dims, plus Gaussian noise."
     check_int(n, 'n', lo=1); check_int(d, 'd', lo=1); check_int(n_atoms, 'n_atoms', lo=1); check_int(k, 'k', lo=1, hi=n_atoms)
     check_positive(noise, 'noise', strict=False); check_positive(freq_decay, 'freq_decay', strict=False)
@@ -140,24 +145,36 @@ class SCM(Result):
         if a.shape[0] != a.shape[1]: raise ValueError(f"`adj` must be square (p, p), got {a.shape}")
         if np.any(np.tril(np.asarray(a, float)) != 0): raise ValueError("`adj` must be strictly upper triangular (nodes in topological order)")
         check_positive(self.noise_scale, 'noise_scale')
-    def f(self, x, j): # structural mean of node j given its parents
+    def f(self, x, # values (n, p)
+          j, # the node
+         ): # structural mean of node j given its parents
+        "Structural mean of node `j` given its parents' values in `x`."
         z = x @ self.adj[:, j]
         return z + np.tanh(z) if self.nonlinear else z
-    def generate(self, u:np.ndarray)->np.ndarray:
+    def generate(self, u:np.ndarray, # exogenous noise (n, p)
+                )->np.ndarray:
         "Endogenous values from exogenous noise `u` (n, p), in topological order."
         u = np.atleast_2d(u); x = np.zeros_like(u, dtype=float)
         for j in range(u.shape[1]): x[:, j] = self.f(x, j) + u[:, j]
         return x
-    def abduct(self, x:np.ndarray)->np.ndarray:
+    def abduct(self, x:np.ndarray, # endogenous values (n, p)
+              )->np.ndarray:
         "Exogenous noise that generated `x` (exact for additive noise)."
         x = np.atleast_2d(x); return np.stack([x[:, j] - self.f(x, j) for j in range(x.shape[1])], 1)
-    def sample(self, n:int, seed:int|None=0)->np.ndarray:
+    def sample(self, n:int, # number of samples
+               seed:int|np.random.Generator|None=0, # seeds the exogenous noise
+              )->np.ndarray:
         "Draw `n` samples."
         return self.generate(self.noise_scale * as_generator(seed).standard_normal((n, self.adj.shape[0])))
 
 # %% ../nbs/01_data.ipynb #63ffe6c1
-def make_scm(p:int=5, edge_prob:float=0.5, nonlinear:bool=False, # nodes, edge density, nonlinearity
-             noise_scale:float=1.0, weight_range=(0.5, 1.5), seed:int=0)->SCM:
+def make_scm(p:int=5, # number of nodes
+             edge_prob:float=0.5, # probability of each forward edge i -> j (i < j)
+             nonlinear:bool=False, # tanh-warped structural equations?
+             noise_scale:float=1.0, # std of the exogenous noise
+             weight_range=(0.5, 1.5), # (low, high) of the absolute edge weights (random signs)
+             seed:int|np.random.Generator|None=0, # seeds the graph and the weights
+            )->SCM:
     "A random additive-noise SCM over `p` nodes with a random DAG (edges i→j, i<j, with prob. `edge_prob`)."
     check_int(p, 'p', lo=1); check_in_range(edge_prob, 'edge_prob', 0, 1); check_positive(noise_scale, 'noise_scale')
     if len(weight_range) != 2 or not 0 < weight_range[0] <= weight_range[1] < np.inf: raise ValueError(f"`weight_range` must be (low, high) with 0 < low <= high, got {weight_range}")
@@ -167,8 +184,12 @@ def make_scm(p:int=5, edge_prob:float=0.5, nonlinear:bool=False, # nodes, edge d
     return SCM(np.where(mask, w, 0.0), nonlinear, noise_scale, [f'x{i}' for i in range(p)])
 
 # %% ../nbs/01_data.ipynb #8f69ab91
-def make_biased_tabular(n:int=2000, d:int=6, bias:float=1.0, # rows, features, label bias against group 0
-                        proxy_strength:float=1.0, group_rate:float=0.5, seed:int=0, # proxy leakage, P(a=1)
+def make_biased_tabular(n:int=2000, # rows
+                        d:int=6, # features
+                        bias:float=1.0, # label bias against group 0
+                        proxy_strength:float=1.0, # how strongly feature x0 leaks the group
+                        group_rate:float=0.5, # P(a = 1)
+                        seed:int|np.random.Generator|None=0, # seeds the data
                        )->Dataset:
     "Synthetic tabular data: `sensitive['group']` shifts feature x0 and, through `bias`, the observed label."
     check_int(n, 'n', lo=1); check_int(d, 'd', lo=1); check_in_range(group_rate, 'group_rate', 0, 1, True, True)
@@ -184,8 +205,12 @@ def make_biased_tabular(n:int=2000, d:int=6, bias:float=1.0, # rows, features, l
                    f'Synthetic: bias={bias}, proxy_strength={proxy_strength}; frame.y_fair is the unbiased label.', 'y', f)
 
 # %% ../nbs/01_data.ipynb #a662449a
-def make_gaussian_mixture(n:int=1000, n_components:int=3, d:int=2, sep:float=4.0, # size, components, dims, separation
-                          seed:int=0)->Dataset:
+def make_gaussian_mixture(n:int=1000, # number of points
+                          n_components:int=3, # number of components
+                          d:int=2, # dimensions
+                          sep:float=4.0, # distance between component means (about)
+                          seed:int|np.random.Generator|None=0, # seeds the data
+                         )->Dataset:
     "Isotropic Gaussian mixture; `y` is the component and means are about `sep` apart."
     check_int(n, 'n', lo=1); check_int(n_components, 'n_components', lo=1); check_int(d, 'd', lo=1); check_positive(sep, 'sep')
     rng = as_generator(seed)

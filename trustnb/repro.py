@@ -28,9 +28,16 @@ class Claim:
 @dataclass(repr=False)
 class ClaimResult(Result):
     "The measured outcome of one claim."
-    key: str; paper: str; claim: str; metric: str; baseline: str
-    method_value: float; baseline_value: float; holds: bool; seconds: float
-    details: dict = field(default_factory=dict)
+    key: str # the claim's id
+    paper: str # short citation
+    claim: str # the claim in one sentence
+    metric: str # what the values measure
+    baseline: str # the named baseline
+    method_value: float # the method's measured value
+    baseline_value: float # the baseline's measured value
+    holds: bool # whether the claim held in this run
+    seconds: float # wall-clock time of the run
+    details: dict = field(default_factory=dict) # anything else the experiment reported
 
 # %% ../nbs/05_repro.ipynb #844a4c4a
 def _jsonable(o):
@@ -41,7 +48,12 @@ def _jsonable(o):
 
 REGISTRY: dict = {}
 
-def claim(key:str, paper:str, claim:str, metric:str, baseline:str): # see `Claim`
+def claim(key:str, # short id, e.g. 'leverage_shap'
+          paper:str, # short citation: authors, title, venue, arXiv id
+          claim:str, # the claim in one sentence, as tested at CPU scale
+          metric:str, # what `method`/`baseline` measure (and which direction is better)
+          baseline:str, # the named baseline
+         ):
     "Decorator registering a function as the headline claim `key`."
     def deco(fn):
         REGISTRY[key] = Claim(key, paper, claim, metric, baseline, fn, fn.__module__)
@@ -49,7 +61,9 @@ def claim(key:str, paper:str, claim:str, metric:str, baseline:str): # see `Claim
     return deco
 
 # %% ../nbs/05_repro.ipynb #b26c1677
-def run_claim(key:str, **kwargs)->ClaimResult:
+def run_claim(key:str, # a registered claim's key
+              **kwargs, # passed to the claim's function (e.g. a smaller budget)
+             )->ClaimResult:
     "Run claim `key` (kwargs go to its function); appends the result to `$TRUSTNB_REPRO_LOG` (JSON lines) if set."
     if key not in REGISTRY: raise ValueError(f"`key`={key!r} is not a registered claim; known: {sorted(REGISTRY)}")
     c = REGISTRY[key]; t0 = time.time(); out = dict(c.fn(**kwargs))
@@ -82,7 +96,9 @@ def results_table(results:list, # `ClaimResult`s, e.g. from `run_claim`
                          for r in results])
 
 # %% ../nbs/05_repro.ipynb #05932448
-def run_all(only:list|None=None, json_path:str|None=None)->pd.DataFrame:
+def run_all(only:list|None=None, # claim keys to run (None: all)
+            json_path:str|None=None, # also write the results here as JSON
+           )->pd.DataFrame:
     "Run the registered claims (or those in `only`), print one table, optionally write it as JSON."
     failed = discover()
     for m, e in failed.items(): print(f'skipped module {m}: {e}', file=sys.stderr)
@@ -97,7 +113,8 @@ def run_all(only:list|None=None, json_path:str|None=None)->pd.DataFrame:
     return df
 
 # %% ../nbs/05_repro.ipynb #fe94cc8a
-def main(argv=None):
+def main(argv:list|None=None, # command-line arguments (None: sys.argv)
+        ):
     "Command line: `python -m trustnb.repro [--only KEY ...] [--json PATH] [--list]`."
     p = argparse.ArgumentParser(prog='python -m trustnb.repro', description='Run trustnb reproduction claims.')
     p.add_argument('--only', nargs='+', help='claim keys to run'); p.add_argument('--json', help='write results here')

@@ -42,11 +42,14 @@ class DigitsCNN(nn.Module):
         super().__init__()
         self.conv1 = nn.Conv2d(1, channels, 3, padding=1); self.conv2 = nn.Conv2d(channels, 2 * channels, 3, padding=1)
         self.fc = nn.Linear(2 * channels * 4, n_classes)
-    def features(self, x):
+    def features(self, x, # images (n, 64) or (n, 1, 8, 8)
+                ):
+        "The pooled convolutional features (n, 8 * channels)."
         x = x.view(-1, 1, 8, 8)
         x = F.max_pool2d(F.relu(self.conv1(x)), 2)
         return F.adaptive_avg_pool2d(F.relu(self.conv2(x)), 2).flatten(1)
-    def forward(self, x): return self.fc(self.features(x))
+    def forward(self, x, # images (n, 64) or (n, 1, 8, 8)
+               ): return self.fc(self.features(x))
 
 # %% ../nbs/02_zoo.ipynb #1d89c54c
 def train_classifier(model:nn.Module, # the classifier to train (its output: logits, one per class)
@@ -88,8 +91,12 @@ def _valid(entry:Path, name, config)->bool:
     except (OSError, ValueError, KeyError): return False
 
 # %% ../nbs/02_zoo.ipynb #1222622c
-def cached(name:str, config:dict, build, make, # model name, JSON-able config, trains a model, builds an untrained one
-           rebuild:bool=False)->nn.Module:
+def cached(name:str, # model name
+           config:dict, # JSON-able config (part of the cache key)
+           build, # () -> trained model
+           make, # () -> untrained model of the same architecture (weights are loaded into it)
+           rebuild:bool=False, # ignore the cache and train again
+          )->nn.Module:
     "Load `name` with `config` from the cache if intact; else `build()` it and save atomically."
     entry = cache_dir() / _key(name, config)
     if entry.exists() and not rebuild:
@@ -121,10 +128,15 @@ class Standardize(nn.Module):
     def __init__(self, d:int, # number of features
                 ):
         check_int(d, 'd', lo=1); super().__init__(); self.register_buffer('mu', torch.zeros(d)); self.register_buffer('sd', torch.ones(d))
-    def forward(self, x): return (x - self.mu) / self.sd
+    def forward(self, x, # raw features (n, d)
+               ): return (x - self.mu) / self.sd
 
 # %% ../nbs/02_zoo.ipynb #bc154e51
-def digits_mlp(hidden:tuple=(64,), seed:int=0, epochs:int=30, rebuild:bool=False)->nn.Module:
+def digits_mlp(hidden:tuple=(64,), # hidden widths
+               seed:int=0, # seeds initialisation and batch order
+               epochs:int=30, # training epochs
+               rebuild:bool=False, # ignore the cache
+              )->nn.Module:
     "An MLP trained on all of sklearn digits (pixels in [0,1]); ~97% train accuracy."
     cfg = dict(hidden=list(hidden), seed=seed, epochs=epochs)
     make = lambda: MLP(64, 10, tuple(hidden))
@@ -134,7 +146,11 @@ def digits_mlp(hidden:tuple=(64,), seed:int=0, epochs:int=30, rebuild:bool=False
         return train_classifier(m, d.X, d.y, epochs=epochs, seed=seed)
     return cached('digits_mlp', cfg, build, make, rebuild)
 
-def digits_cnn(channels:int=16, seed:int=0, epochs:int=20, rebuild:bool=False)->nn.Module:
+def digits_cnn(channels:int=16, # channels of the first conv
+               seed:int=0, # seeds initialisation and batch order
+               epochs:int=20, # training epochs
+               rebuild:bool=False, # ignore the cache
+              )->nn.Module:
     "A small CNN trained on all of sklearn digits."
     cfg = dict(channels=channels, seed=seed, epochs=epochs)
     make = lambda: DigitsCNN(channels)
@@ -145,7 +161,12 @@ def digits_cnn(channels:int=16, seed:int=0, epochs:int=20, rebuild:bool=False)->
     return cached('digits_cnn', cfg, build, make, rebuild)
 
 # %% ../nbs/02_zoo.ipynb #a2bd0cea
-def tabular_mlp(dataset:str='breast_cancer', hidden:tuple=(32,), seed:int=0, epochs:int=40, rebuild:bool=False)->nn.Module:
+def tabular_mlp(dataset:str='breast_cancer', # 'breast_cancer', 'credit_data', 'loanapp' or 'hmda'
+                hidden:tuple=(32,), # hidden widths
+                seed:int=0, # seeds initialisation and batch order
+                epochs:int=40, # training epochs
+                rebuild:bool=False, # ignore the cache
+               )->nn.Module:
     "An MLP (with a built-in standardization layer) trained on a tabular dataset by name: 2 logits."
     check_choice(dataset, 'dataset', list(_TABULAR))
     cfg = dict(dataset=dataset, hidden=list(hidden), seed=seed, epochs=epochs)
@@ -177,14 +198,28 @@ def _gpt2_config(vocab, n_layer, d_model, n_head, n_ctx):
                       bos_token_id=0, eos_token_id=1, resid_pdrop=0., embd_pdrop=0., attn_pdrop=0.)
 
 # %% ../nbs/02_zoo.ipynb #f4e58c5a
-def induction_accuracy(model, half:int=8, vocab:int=32, n:int=256, seed:int=12345)->float:
+def induction_accuracy(model, # a causal LM returning `.logits`
+                       half:int=8, # length of the copied half
+                       vocab:int=32, # vocabulary size
+                       n:int=256, # number of test sequences
+                       seed:int=12345, # seeds the test sequences
+                      )->float:
     "Next-token accuracy of `model` on the copied half of fresh induction sequences."
     x = induction_batch(n, half, vocab, seed)
     with torch.no_grad(): pred = model(x).logits[:, half + 1:-1].argmax(-1)
     return (pred == x[:, half + 2:]).float().mean().item()
 
-def tiny_gpt2(n_layer:int=2, d_model:int=64, n_head:int=4, vocab:int=32, half:int=8, # architecture and task
-              steps:int=600, batch_size:int=64, lr:float=3e-3, seed:int=0, rebuild:bool=False):
+def tiny_gpt2(n_layer:int=2, # transformer blocks
+              d_model:int=64, # residual width
+              n_head:int=4, # attention heads
+              vocab:int=32, # vocabulary size
+              half:int=8, # length of the copied half of the induction task
+              steps:int=600, # training steps
+              batch_size:int=64, # sequences per step
+              lr:float=3e-3, # peak learning rate (one-cycle)
+              seed:int=0, # seeds initialisation and data
+              rebuild:bool=False, # ignore the cache
+             ):
     "A `GPT2LMHeadModel` (2 layers, d=64 by default) trained on the induction task; cached."
     from transformers import GPT2LMHeadModel
     cfg = dict(n_layer=n_layer, d_model=d_model, n_head=n_head, vocab=vocab, half=half, steps=steps, batch_size=batch_size, lr=lr, seed=seed)
@@ -209,9 +244,13 @@ def load_minilm():
     tok = AutoTokenizer.from_pretrained(path, local_files_only=True)
     return tok, AutoModel.from_pretrained(path, local_files_only=True).eval()
 
-def embed_texts(texts:list, model=None, batch_size:int=64)->np.ndarray:
+def embed_texts(texts:list, # the strings to embed
+                model=None, # (tokenizer, model) from `load_minilm` (None: load it)
+                batch_size:int=64, # texts per forward pass
+               )->np.ndarray:
     "Mean-pooled, L2-normalized MiniLM embeddings of `texts`, shape (n, 384)."
     if isinstance(texts, str) or not len(texts): raise ValueError("`texts` must be a non-empty list of strings")
+    check_int(batch_size, 'batch_size', lo=1)
     tok, m = model or load_minilm(); out = []
     for i in progress(range(0, len(texts), batch_size), desc='embed'):
         b = tok(list(texts[i:i + batch_size]), padding=True, truncation=True, return_tensors='pt')
