@@ -5,14 +5,15 @@
 # %% ../nbs/03_hooks.ipynb #82272a8c
 from __future__ import annotations
 import contextlib, difflib
+from dataclasses import dataclass
 from typing import Callable
 import torch
 from torch import nn
-from .core import progress, check_array, check_type, check_int
+from .core import progress, check_array, check_type, check_int, check_choice
 
 # %% auto #0
-__all__ = ['get_module', 'Capture', 'capture', 'intervene', 'add_vector', 'replace_with', 'ablate', 'project_out',
-           'collect_activations']
+__all__ = ['SITES', 'get_module', 'Capture', 'capture', 'intervene', 'add_vector', 'replace_with', 'ablate', 'project_out',
+           'collect_activations', 'Site', 'layers_path', 'n_layers', 'resolve_site', 'capture_sites', 'intervene_site']
 
 # %% ../nbs/03_hooks.ipynb #3074ac81
 def get_module(model:nn.Module, # the model
@@ -58,13 +59,16 @@ def capture(model:nn.Module, # the model
 # %% ../nbs/03_hooks.ipynb #202634d1
 @contextlib.contextmanager
 def intervene(model:nn.Module, # the model
-              path:str, # module path whose output is edited
+              path:str, # module path whose output (or input) is edited
               fn:Callable, # the edit, h -> h' (same shape)
+              io:str='output', # edit the module's 'output' or its first positional 'input'
              ):
-    "Context manager replacing the output `h` of module `path` by `fn(h)`; the hook is always removed."
+    "Context manager replacing the output (or input) `h` of module `path` by `fn(h)`; the hook is always removed."
     mod = get_module(model, path)
     if not callable(fn): raise TypeError(f"`fn` must be callable (h -> h'), got {type(fn).__name__}")
-    h = mod.register_forward_hook(lambda m, a, out: _with_main(out, fn(_main(out))))
+    if io not in ('output', 'input'): raise ValueError(f"`io` must be 'output' or 'input', got {io!r}")
+    if io == 'input': h = mod.register_forward_pre_hook(lambda m, args: (fn(args[0]), *args[1:]) if args else None)
+    else: h = mod.register_forward_hook(lambda m, a, out: _with_main(out, fn(_main(out))))
     try: yield model
     finally: h.remove()
 
@@ -132,3 +136,92 @@ def collect_activations(model:nn.Module, # the model
             a = a[mask.bool()] if mask is not None else a.reshape(-1, a.shape[-1])
         out.append(a)
     return torch.cat(out)
+
+# %% ../nbs/03_hooks.ipynb #71f246bf
+SITES = ('resid', 'attn', 'mlp', 'mlp_neurons', 'embed')
+_ATTN, _MLP = ('self_attn', 'attn', 'attention', 'self_attention'), ('mlp', 'feed_forward', 'ffn')
+_OUT_PROJ = ('down_proj', 'c_proj', 'dense_4h_to_h', 'fc2', 'w2', 'out_proj')
+
+@dataclass(frozen=True)
+class Site:
+    "Where an activation lives: a module path and whether it is the module's output or its (first) input."
+    path: str # module path as in `named_modules()`
+    io: str = 'output' # 'output' or 'input'
+
+def _n_layers_config(model):
+    cfg = getattr(model, 'config', None)
+    for k in ('num_hidden_layers', 'n_layer', 'num_layers'):
+        if cfg is not None and isinstance(getattr(cfg, k, None), int): return getattr(cfg, k)
+    return None
+
+def layers_path(model:nn.Module, # a transformer (Hugging Face or any model with one block list)
+               )->str:
+    "Path of the model's list of transformer blocks (the `ModuleList` whose length is the layer count)."
+    check_type(model, 'model', nn.Module)
+    n = _n_layers_config(model)
+    lists = [(p, m) for p, m in model.named_modules() if isinstance(m, nn.ModuleList) and len(m) and (n is None or len(m) == n)]
+    if not lists: raise ValueError(f"`model` ({type(model).__name__}) has no block list of length {n}: not a transformer trustnb can read")
+    return max(lists, key=lambda pm: sum(p.numel() for p in pm[1].parameters()))[0]
+
+# %% ../nbs/03_hooks.ipynb #89c921f3
+def n_layers(model:nn.Module, # a transformer
+            )->int:
+    "Number of transformer blocks of `model`."
+    return len(get_module(model, layers_path(model)))
+
+def _child(mod, names, what, where):
+    for n in names:
+        if isinstance(getattr(mod, n, None), nn.Module): return n
+    raise ValueError(f"no {what} module under `{where}` (looked for {list(names)}; found {[n for n, _ in mod.named_children()]})")
+
+def resolve_site(model:nn.Module, # a Hugging Face causal LM (GPT-2, GPT-NeoX, Llama, Mistral, Qwen2, Gemma, Phi, ...)
+                 layer:int, # block index, 0-based; negative counts from the end
+                 site:str='resid', # one of `SITES`
+                )->Site:
+    "The `Site` (module path, output or input) of activation `site` at block `layer`."
+    check_choice(site, 'site', SITES)
+    if site == 'embed':
+        emb = model.get_input_embeddings() if hasattr(model, 'get_input_embeddings') else None
+        path = next((p for p, m in model.named_modules() if m is emb), None)
+        if path is None: raise ValueError(f"`model` ({type(model).__name__}) has no input embedding module")
+        return Site(path)
+    lp = layers_path(model); L = len(get_module(model, lp))
+    check_int(layer, 'layer', lo=-L, hi=L - 1); layer %= L
+    block = f'{lp}.{layer}'
+    if site == 'resid': return Site(block)
+    bmod = get_module(model, block)
+    if site == 'attn': return Site(f'{block}.{_child(bmod, _ATTN, "attention", block)}')
+    mlp = f'{block}.{_child(bmod, _MLP, "MLP", block)}'
+    if site == 'mlp': return Site(mlp)
+    return Site(f'{mlp}.{_child(get_module(model, mlp), _OUT_PROJ, "MLP output projection", mlp)}', 'input')
+
+# %% ../nbs/03_hooks.ipynb #95ab1628
+@contextlib.contextmanager
+def capture_sites(model:nn.Module, # the model
+                  sites:dict, # name -> `Site` (e.g. from `resolve_site`)
+                  detach:bool=True, # detach from the autograd graph?
+                 ):
+    "Context manager recording each `Site` (output or input) under its name; hooks are always removed."
+    check_type(sites, 'sites', dict)
+    if not sites: raise ValueError("`sites` must name at least one Site")
+    for k, s in sites.items(): check_type(s, f'sites[{k!r}]', Site)
+    cap, handles = Capture(), []
+    def mk(name, s):
+        keep = lambda t: t.detach() if detach else t
+        if s.io == 'input': return lambda m, args: cap.__setitem__(name, keep(args[0])) if args else None
+        return lambda m, a, out: cap.__setitem__(name, keep(_main(out)))
+    try:
+        for name, s in sites.items():
+            mod = get_module(model, s.path)
+            handles.append(mod.register_forward_pre_hook(mk(name, s)) if s.io == 'input' else mod.register_forward_hook(mk(name, s)))
+        yield cap
+    finally:
+        for h in handles: h.remove()
+
+def intervene_site(model:nn.Module, # the model
+                   site:Site, # where to edit (from `resolve_site`)
+                   fn:Callable, # the edit, h -> h' (same shape)
+                  ):
+    "`intervene` at a `Site` (output or input of its module)."
+    check_type(site, 'site', Site)
+    return intervene(model, site.path, fn, io=site.io)

@@ -4,6 +4,8 @@ import torch
 from contract import Case
 from trustnb import core, data, zoo, hooks, repro
 
+import transformers
+with core.local_seed(0): _GPT = transformers.GPT2LMHeadModel(transformers.GPT2Config(vocab_size=20, n_embd=8, n_layer=2, n_head=2, n_positions=16))
 _X = np.random.default_rng(0).standard_normal((12, 3)).astype(np.float32)
 _y = np.array([0, 1] * 6)
 _mlp = lambda: zoo.MLP(3, 2, (4,))
@@ -80,6 +82,10 @@ CASES = [
     Case(hooks.project_out, dict(v=torch.ones(3)), then=_hooked, legal=dict(v=('extra_dim',))),
     Case(hooks.collect_activations, dict(model=torch.nn.Sequential(torch.nn.Linear(3, 2)), path='0', data=torch.ones(5, 3), batch_size=2),
          kinds=dict(batch_size='count'), legal=dict(data=('extra_dim',))),  # a (1, n, d) batch is a valid input to a model
+    Case(hooks.layers_path, dict(model=_GPT)), Case(hooks.n_layers, dict(model=_GPT)),
+    Case(hooks.resolve_site, dict(model=_GPT, layer=1, site='mlp_neurons')),
+    Case(hooks.capture_sites, dict(model=_GPT, sites={'r': hooks.Site('transformer.h.0')}), then=lambda cm: cm.__enter__()),
+    Case(hooks.intervene_site, dict(model=_GPT, site=hooks.Site('transformer.h.0'), fn=lambda h: h), then=lambda cm: cm.__enter__()),
     # repro
     Case(repro.results_table, dict(results=[])),
     Case(repro.discover, dict()),
