@@ -4,42 +4,100 @@
 
 # %% ../nbs/04_viz.ipynb #048f2323
 from __future__ import annotations
-import inspect
+import base64, inspect, io, warnings
 from typing import Callable
 import matplotlib
 import matplotlib.pyplot as plt
 import seaborn as sns
 import ipywidgets as W
 from IPython.display import display
+import trustnb.core  # noqa: F401 (installs the heavy-cell guard for notebooks whose first trustnb import is viz)
 
 # %% auto #0
-__all__ = ['set_style', 'interact_figure']
+__all__ = ['KNOWN_WARNINGS', 'filter_known_warnings', 'set_style', 'interact_figure']
 
 # %% ../nbs/04_viz.ipynb #a5527d01
-def set_style(context:str='notebook', font_scale:float=0.9):
-    "trustnb's plot defaults: seaborn whitegrid, colour-blind palette, small readable figures."
+KNOWN_WARNINGS = [  # (message regex, category): third-party noise a reader cannot act on
+    (r'typing\.(io|re) is deprecated', DeprecationWarning),  # `getattr(typing, 'io')` while harvesting stdlib docstrings
+    (r'Jupyter is migrating its paths', DeprecationWarning),  # jupyter_core, under old jupyter_client versions
+    (r'.*TypedStorage is deprecated', UserWarning),  # torch storages touched by older transformers/safetensors paths
+    (r'`resume_download` is deprecated', FutureWarning),  # huggingface_hub, under older transformers
+]
+
+def filter_known_warnings()->int:
+    "Silence the third-party warnings listed in `KNOWN_WARNINGS` (idempotent); returns how many filters are active."
+    for msg, cat in KNOWN_WARNINGS: warnings.filterwarnings('ignore', message=msg, category=cat)
+    return len(KNOWN_WARNINGS)
+
+def set_style(context:str='notebook', # seaborn context: 'paper', 'notebook', 'talk' or 'poster'
+              font_scale:float=0.9, # multiplies seaborn's font sizes
+             ):
+    "trustnb's plot defaults (seaborn whitegrid, colour-blind palette, small readable figures); also `filter_known_warnings()`."
     sns.set_theme(context=context, style='whitegrid', palette='colorblind', font_scale=font_scale)
     plt.rcParams.update({'figure.figsize': (5.5, 3.5), 'figure.dpi': 100, 'savefig.dpi': 100,
                          'axes.titlesize': 'medium', 'figure.autolayout': True})
+    filter_known_warnings()
 
 # %% ../nbs/04_viz.ipynb #43496566
-def _default(w):
-    return w.value if isinstance(w, W.ValueWidget) else w
-
 def _has_kernel()->bool:
+    "True inside a Jupyter kernel (ipykernel), where a frontend may render widgets; False in plain IPython/execnb."
     try:
         from IPython import get_ipython
         ip = get_ipython(); return ip is not None and getattr(ip, 'kernel', None) is not None
     except Exception: return False
 
+def _default(w):
+    return w.value if isinstance(w, W.ValueWidget) else w
+
+def _draw(fn:Callable, kwargs:dict)->list:
+    "Call `fn(**kwargs)` on a fresh figure and return the PNG bytes of every figure it drew; all are closed (never auto-shown)."
+    before = set(plt.get_fignums())
+    try:
+        plt.figure(); fn(**kwargs)  # not under `plt.ioff()`: the inline backend, resolved lazily by the first
+                                    # figure, switches interactive mode on, and leaving `ioff` would switch it off
+        figs = [plt.figure(n) for n in plt.get_fignums() if n not in before]
+        pngs = []
+        for f in figs:
+            if not f.axes: continue
+            buf = io.BytesIO(); f.savefig(buf, format='png', bbox_inches='tight'); pngs.append(buf.getvalue())
+        return pngs
+    finally:
+        for n in set(plt.get_fignums()) - before: plt.close(n)
+
+def _bundle(pngs:list, label:str)->dict:
+    "A display bundle of the static figure(s): `image/png` for one, `text/html` with inline images for several."
+    b64 = [base64.b64encode(p).decode() for p in pngs]
+    out = {'text/plain': f'<static figure: {label}>'}
+    if b64: out['image/png'] = b64[0]
+    if len(b64) > 1: out['text/html'] = ''.join(f'<img src="data:image/png;base64,{s}"/>' for s in b64)
+    return out
+
+class _Interactive(W.interactive):
+    "`ipywidgets.interactive` whose first draw is given (the figure already drawn), so `fn` runs once per value."
+    def __init__(self, fn, first:Callable, **controls):
+        self._first = first  # read by `update`, which `interactive.__init__` calls once
+        super().__init__(fn, **controls)
+    def update(self, *args):
+        first, self._first = self._first, None
+        return first(self) if first is not None else super().update(*args)
+
+# %% ../nbs/04_viz.ipynb #4fdafc9e
 def interact_figure(fn:Callable, # draws on the current matplotlib figure given keyword parameters
                     **controls, # name=ipywidget (or a fixed value) for each parameter of `fn`
                    )->W.Widget:
-    "Show `fn`'s figure at the controls' default values as a static image, plus a widget that redraws it."
+    "Show `fn`'s figure with controls that redraw it: the live widget where a frontend renders widgets, else a static figure."
     names = set(inspect.signature(fn).parameters)
     missing = [k for k in controls if k not in names]
     if missing: raise TypeError(f"`controls` {missing} are not parameters of {getattr(fn, '__name__', fn)}")
-    fig = plt.figure(); fn(**{k: _default(w) for k, w in controls.items()}); plt.show(); plt.close(fig)
-    ui = W.interactive(fn, **{k: (w if isinstance(w, W.Widget) else W.fixed(w)) for k, w in controls.items()})
-    if _has_kernel(): display(ui)
+    kwargs = {k: _default(w) for k, w in controls.items()}
+    pngs = _draw(fn, kwargs)
+    static = _bundle(pngs, f"{getattr(fn, '__name__', 'fn')}({', '.join(f'{k}={v!r}' for k, v in kwargs.items())})")
+    live = _has_kernel()
+    def first(ui):  # the widget's output area starts with the figure drawn above (live kernels only)
+        if live:
+            with ui.out: display({k: v for k, v in static.items() if k != 'text/plain'}, raw=True)
+    ui = _Interactive(fn, first, **{k: (w if isinstance(w, W.Widget) else W.fixed(w)) for k, w in controls.items()})
+    # one output: a widget frontend renders the widget view (its mime type ranks first) and nothing else;
+    # a frontend without widgets (nbclient, GitHub, the docs build) shows the static figure of the same bundle
+    display({**static, **ui._repr_mimebundle_()} if live else static, raw=True)
     return ui
