@@ -1,0 +1,28 @@
+"Contract cases for chapter 8 (trustnb.evaluate)."
+import numpy as np
+from contract import Case
+from trustnb.evaluate import ranking as R
+
+_J = np.array([[0, 1, 1], [1, 2, 1], [2, 0, 0], [0, 3, 1], [3, 1, 0.5], [2, 3, 1], [1, 0, 1], [3, 0, 1], [3, 2, 0]] * 2, dtype=float)
+_S = np.array([1.0, 0.3, -0.2, -1.0])
+
+CASES = [
+    Case(R.pairwise, dict(comparisons=_J, n_items=4), kinds=dict(n_items='count'), legal=dict(n_items=())),
+    Case(R.elo, dict(comparisons=_J, k_factor=32.0, passes=2, initial=1500.0, seed=0), kinds=dict(k_factor='positive', passes='count'),
+         legal=dict(initial=('negative', 'zero'))),
+    Case(R.bradley_terry, dict(comparisons=_J, prior_strength=0.0, max_iter=500, tol=1e-8),
+         kinds=dict(prior_strength='nonneg', max_iter='count', tol='positive')),
+    Case(R.rank_centrality, dict(comparisons=_J, prior_strength=0.0), kinds=dict(prior_strength='nonneg')),
+    Case(R.hodgerank, dict(comparisons=_J, flow='logit')),
+    Case(R.aggregate, dict(comparisons=_J, method='hodgerank')),
+    Case(R.rank_intervals, dict(comparisons=_J, method='elo', n_boot=10, confidence=0.9, seed=0),
+         kinds=dict(n_boot='count', confidence='prob')),
+    Case(R.simulate_judgments, dict(strengths=_S, n_comparisons=20, adversarial=0.1, tie_margin=0.0, seed=0),
+         kinds=dict(n_comparisons='count', adversarial='prob', tie_margin='nonneg')),
+    Case(R.recovery, dict(n_items=5, n_comparisons=60, seeds=1, adversarial=0.0, seed=0),
+         kinds=dict(n_items='count', n_comparisons='count', seeds='count', adversarial='prob')),
+]
+EXEMPT = {
+    'trustnb.evaluate.ranking.ranking_claim': 'the registered reproduction (runs `recovery`, which is covered)',
+    'trustnb.evaluate.ranking.Comparisons': 'built only by `pairwise`, which validates it',
+}
