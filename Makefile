@@ -7,11 +7,14 @@ EXTRAS ?= data,text,privacy,bench
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.trustnb-installed
 
-.PHONY: help install docs test export clean-nbs readme bench repro
+.PHONY: help install hooks docs test test-gpu dist export clean-nbs readme bench repro
 
 help:
-	@echo "make docs   - create $(VENV), install trustnb with extras, execute every notebook, render _docs/"
+	@echo "make docs   - create $(VENV), install trustnb with extras, execute changed notebooks, render _docs/ (FRESH=1: all)"
 	@echo "make test   - install the dev extras into $(VENV) and run every test (notebooks + tests/)"
+	@echo "make install - the above venv plus nbdev's git/Jupyter hooks (make hooks), so saves and commits stay clean"
+	@echo "make test-gpu - every notebook with #| gpu cells, those cells at paper scale (needs CUDA)"
+	@echo "make dist   - wheel + sdist into dist/, checked with twine (metadata, long description)"
 	@echo "make export - regenerate trustnb/ and README.md from nbs/ and clean the notebooks"
 	@echo "make repro  - run every registered reproduction claim (python -m trustnb.repro)"
 	@echo "make bench  - head-to-head benchmarks against the anchor libraries (bench/)"
@@ -26,14 +29,30 @@ $(STAMP): settings.ini setup.py | $(BIN)/python
 	$(BIN)/python -m pip install -q -e ".[dev,$(EXTRAS)]"
 	@touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) hooks
+
+# nbdev's hooks: Jupyter cleans a notebook as it saves it (settings.ini `jupyter_hooks = True`), git merges notebooks
+# with nbdev_merge. Writes ~/.jupyter/jupyter_server_config.py and the repo's .gitconfig/.gitattributes (committed).
+hooks: $(STAMP)
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/nbdev_install_hooks
 
 docs: $(STAMP)
-	$(BIN)/python tools/build_docs.py
+	$(BIN)/python tools/build_docs.py $(if $(FRESH),--fresh)
 
 # Two pytest workers on two cores: one BLAS/OpenMP thread each (oversubscribed OpenMP threads spin and crawl).
 test: $(STAMP)
 	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest tests -n 2 --durations=0 -p no:cacheprovider -q -rs
+
+# The #| gpu cells at paper scale (the default test runs them at tiny scale on CPU).
+test-gpu: $(STAMP)
+	@$(BIN)/python -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 'make test-gpu needs a CUDA GPU (torch.cuda.is_available() is False)')"
+	TRUSTNB_SCALE=paper NB_TIMEOUT=3600 $(BIN)/python -m pytest tests/test_notebooks.py -p no:cacheprovider -q -rs --durations=0 \
+		-k "$$($(BIN)/python tools/gpu_notebooks.py)"
+
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --sdist --wheel -o dist .
+	$(BIN)/python -m twine check --strict dist/*
 
 export: $(STAMP)
 	$(BIN)/nbdev_export
