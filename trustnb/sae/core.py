@@ -4,7 +4,7 @@
 
 # %% ../../nbs/10_sae.core.ipynb #aa9d0774
 from __future__ import annotations
-import json, math, time
+import json, math, os, time, warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
@@ -12,15 +12,16 @@ import torch
 from torch import nn, Tensor
 import torch.nn.functional as F
 from safetensors.torch import save_file, load_file
-from ..core import (Result, check_array, check_int, check_positive, check_choice, check_type, progress,
-                          to_tensor, to_numpy, torch_generator, seed_everything)
+from ..core import (Result, check_array, check_int, check_positive, check_choice, check_type, check_seed, check_in_range,
+                          progress, to_tensor, to_numpy, torch_generator)
 from ..repro import claim
 from ..data import make_sparse_dictionary
 
 # %% auto #0
 __all__ = ['SAE_REGISTRY', 'SAELENS_ARCHS', 'SAEOutput', 'register_sae', 'make_sae', 'SAE', 'aux_k_loss', 'ReluSAE', 'topk_codes',
            'TopKSAE', 'BatchTopKSAE', 'JumpReLUSAE', 'fvu', 'l0', 'dead_fraction', 'cosine_sim', 'recovery',
-           'SAEHistory', 'train_sae', 'save_sae', 'load_sae', 'load_saelens', 'save_saelens', 'sae_core_claim']
+           'SAEHistory', 'train_sae', 'CheckpointNotFoundError', 'save_sae', 'load_sae', 'load_saelens', 'save_saelens',
+           'sae_core_claim']
 
 # %% ../../nbs/10_sae.core.ipynb #c08e0430
 @dataclass(repr=False)
@@ -31,31 +32,43 @@ class SAEOutput(Result):
     loss: Tensor # scalar training loss (sum of `losses`)
     losses: dict = field(default_factory=dict) # named parts: 'recon', 'sparsity', 'aux', ...
     pre: Tensor|None = None # pre-activations, (n, n_latents)
+    active: tuple|None = None # (values, indices), both (n, k), of the active codes when the SAE decodes sparsely
 
 # %% ../../nbs/10_sae.core.ipynb #37c92559
 SAE_REGISTRY: dict = {}
 
-def register_sae(name:str): # architecture name used in saved configs
-    "Class decorator: register an `SAE` subclass under `name` so `load_sae` and `make_sae` can build it."
+def register_sae(name:str, # architecture name used in saved configs
+                ):
+    "Class decorator: register an SAE class under `name` so `load_sae` and `make_sae` can build it."
+    check_type(name, 'name', str)
     def deco(cls):
         cls.arch = name; SAE_REGISTRY[name] = cls
         return cls
     return deco
 
-def make_sae(arch:str, **kwargs)->'SAE':
+def make_sae(arch:str, # a registered architecture name (see `SAE_REGISTRY`)
+             **kwargs)->'SAE':
     "Build a registered SAE architecture by name, e.g. `make_sae('topk', d_in=32, n_latents=128, k=4)`."
     check_choice(arch, 'arch', sorted(SAE_REGISTRY))
     return SAE_REGISTRY[arch](**kwargs)
 
 # %% ../../nbs/10_sae.core.ipynb #c0b229b1
+def _seed_int(seed, name:str='seed')->int:
+    "An int seed (for configs) from an int, a numpy Generator (one draw) or None (fresh entropy)."
+    seed = check_seed(seed, name)
+    if seed is None: seed = np.random.default_rng()
+    return int(seed.integers(2**31 - 1)) if isinstance(seed, np.random.Generator) else int(seed)
+
 class SAE(nn.Module):
     "Base sparse autoencoder: `encode`, `decode`, `forward` → `SAEOutput`; subclasses define `activation`."
     arch = 'base'
-    def __init__(self, d_in:int, # input width
+    def __init__(self,
+                 d_in:int, # input width
                  n_latents:int, # dictionary size m
-                 seed:int=0): # seed of the initialisation
+                 seed:int|np.random.Generator|None=0, # seed of the initialisation (a Generator or None draws one)
+                ):
         super().__init__()
-        check_int(d_in, 'd_in', lo=1); check_int(n_latents, 'n_latents', lo=1); check_int(seed, 'seed', lo=0)
+        check_int(d_in, 'd_in', lo=1); check_int(n_latents, 'n_latents', lo=1); seed = _seed_int(seed)
         self.d_in, self.n_latents, self.seed = d_in, n_latents, seed
         self.config = dict(d_in=d_in, n_latents=n_latents, seed=seed)
         W = torch.randn(n_latents, d_in, generator=torch_generator(seed))
@@ -76,51 +89,109 @@ def _check_x(sae, x, name='x'):
     return x.to(sae.W_dec.device, sae.W_dec.dtype)
 
 # %% ../../nbs/10_sae.core.ipynb #5861fd65
-def _pre_acts(self, x:Tensor)->Tensor: # (n, d_in) -> (n, n_latents)
+def _pre_acts(self,
+              x:Tensor, # validated input (n, d_in) on the SAE's device
+             )->Tensor: # (n, n_latents)
     "Encoder pre-activations $W_{enc}^\\top(x - b_{dec}) + b_{enc}$."
     return (x - self.b_dec) @ self.W_enc + self.b_enc
 
-def _encode(self, x)->Tensor:
+def _like_input(out:Tensor, x):
+    "numpy in → numpy out (no grad); torch in → torch out on the input's device."
+    return out.to(x.device) if isinstance(x, Tensor) else to_numpy(out.detach())
+
+def _encode(self,
+            x, # activations (n, d_in): a numpy array gives numpy codes (no grad), a tensor gives a tensor on its device
+           )->Tensor:
     "Sparse codes of `x`, shape (n, n_latents)."
-    return self.activation(self.pre_acts(_check_x(self, x)))
+    with torch.set_grad_enabled(isinstance(x, Tensor) and torch.is_grad_enabled()):
+        return _like_input(self.activation(self.pre_acts(_check_x(self, x))), x)
 
-def _decode(self, z)->Tensor:
+def _check_z(self, z, name='z'):
+    "Validate codes `z` (n, n_latents) and move them to the SAE's device."
+    z = to_tensor(check_array(z, name, ndim=2, n_cols=self.n_latents), device=self.W_dec.device)
+    return z.to(self.W_dec.dtype)
+
+def _decode(self,
+            z, # codes (n, n_latents): numpy in gives numpy out (no grad), a tensor gives a tensor on its device
+           )->Tensor:
     "Reconstruction $W_{dec}^\\top z + b_{dec}$ from codes `z`, shape (n, d_in)."
-    z = to_tensor(z, device=self.W_dec.device)
-    if z.ndim != 2 or z.shape[-1] != self.n_latents: raise ValueError(f"`z` must have shape (n, {self.n_latents}), got {tuple(z.shape)}")
-    return z @ self.W_dec + self.b_dec
+    with torch.set_grad_enabled(isinstance(z, Tensor) and torch.is_grad_enabled()):
+        return _like_input(_check_z(self, z) @ self.W_dec + self.b_dec, z)
 
-def _decode_sparse(self, v:Tensor, idx:Tensor)->Tensor: # values and latent indices of the active codes, both (n, k)
+def _decode_sparse(self,
+                   v:Tensor, # values of the active codes, (n, k)
+                   idx:Tensor, # latent indices of the active codes, (n, k)
+                  )->Tensor:
     "Reconstruction from `k` active codes per row, without materialising the dense code (an `embedding_bag`)."
     return F.embedding_bag(idx, self.W_dec, per_sample_weights=v, mode='sum') + self.b_dec
 
+def _activation(self,
+                pre:Tensor, # pre-activations (n, n_latents)
+               )->Tensor:
+    "Codes from pre-activations (ReLU in the base class)."
+    return F.relu(pre)
+
+def _sparse_codes(self,
+                  pre:Tensor, # pre-activations (n, n_latents)
+                 ):
+    "(values, indices) of the active codes for a sparse decode, or None (dense decode)."
+    return None
+
+def _sparsity_loss(self,
+                   z:Tensor, # codes (n, n_latents)
+                   pre:Tensor, # pre-activations (n, n_latents)
+                  )->dict:
+    "Named sparsity loss terms (none in the base class)."
+    return {}
+
 SAE.pre_acts, SAE.encode, SAE.decode, SAE.decode_sparse = _pre_acts, _encode, _decode, _decode_sparse
-SAE.activation = lambda self, pre: F.relu(pre)
-SAE.sparse_codes = lambda self, pre: None # TopK-style subclasses return (values, indices) for a sparse decode
-SAE.sparsity_loss = lambda self, z, pre: {}
+SAE.activation, SAE.sparse_codes, SAE.sparsity_loss = _activation, _sparse_codes, _sparsity_loss
 
 # %% ../../nbs/10_sae.core.ipynb #d6bc186f
-def aux_k_loss(sae:SAE, x:Tensor, x_hat:Tensor, pre:Tensor, # input, reconstruction, pre-activations
-               dead_mask:Tensor, k_aux:int)->Tensor: # bool (n_latents,) dead latents; how many may fire
-    "AuxK: the `k_aux` largest dead pre-activations reconstruct the residual $e = x - \\hat x$; squared error (0 if none dead)."
+def _aux_k_loss(sae, x, x_hat, pre, dead_mask, k_aux):
+    "The training loop's AuxK (inputs already validated; no host sync)."
     e = (x - x_hat).detach()
     masked = pre.masked_fill(~dead_mask, -torch.inf) # live latents can never be picked
     v, i = masked.topk(min(k_aux, sae.n_latents), dim=-1)
     e_hat = F.embedding_bag(i, sae.W_dec, per_sample_weights=F.relu(v), mode='sum') # relu(-inf) = 0: fewer dead than k_aux is fine
     return ((e_hat - e) ** 2).sum(-1).mean() * dead_mask.any() # no host sync: 0 when nothing is dead
 
+def aux_k_loss(sae:SAE, # the SAE whose dead latents reconstruct the residual
+               x:Tensor, # input (n, d_in)
+               x_hat:Tensor, # its reconstruction (n, d_in)
+               pre:Tensor, # pre-activations (n, n_latents)
+               dead_mask:Tensor, # bool (n_latents,): which latents are dead
+               k_aux:int, # how many dead latents may fire per row
+              )->Tensor:
+    "AuxK: the `k_aux` largest dead pre-activations reconstruct the residual $e = x - \\hat x$; squared error (0 if none dead)."
+    check_type(sae, 'sae', SAE)
+    x, x_hat = _check_x(sae, x, 'x'), _check_x(sae, x_hat, 'x_hat')
+    if x_hat.shape != x.shape: raise ValueError(f"`x_hat` must have the shape of `x` {tuple(x.shape)}, got {tuple(x_hat.shape)}")
+    pre = to_tensor(check_array(pre, 'pre', ndim=2, n_cols=sae.n_latents), device=x.device)
+    if len(pre) != len(x): raise ValueError(f"`pre` must have {len(x)} rows (one per row of `x`), got {len(pre)}")
+    check_type(dead_mask, 'dead_mask', (Tensor, np.ndarray))
+    dead_mask = torch.as_tensor(np.asarray(dead_mask) if isinstance(dead_mask, np.ndarray) else dead_mask, device=x.device)
+    if dead_mask.dtype != torch.bool or tuple(dead_mask.shape) != (sae.n_latents,):
+        raise TypeError(f"`dead_mask` must be a bool mask of shape ({sae.n_latents},), got {dead_mask.dtype} {tuple(dead_mask.shape)}")
+    return _aux_k_loss(sae, x, x_hat, pre, dead_mask, check_int(k_aux, 'k_aux', lo=1))
+
 # %% ../../nbs/10_sae.core.ipynb #934f45c7
-def _forward(self, x, dead_mask:Tensor|None=None, # input (n, d_in); dead latents (training only)
-             aux_coeff:float=1/32, k_aux:int|None=None): # AuxK weight; its k (default: a power of 2 near d_in/2)
+def _k_aux_default(d_in:int)->int: return 2 ** max(0, round(math.log2(max(1, d_in // 2)))) # a power of 2 near d_in/2
+
+def _forward(self,
+             x, # input (n, d_in)
+             dead_mask:Tensor|None=None, # bool (n_latents,) dead latents (training only; None: no AuxK)
+             aux_coeff:float=1/32, # AuxK weight
+             k_aux:int|None=None, # AuxK's k (default: a power of 2 near d_in/2)
+            )->SAEOutput:
     "Encode, decode and compute the loss parts: 'recon' (squared error per row), the sparsity term, 'aux'."
     x = _check_x(self, x); pre = self.pre_acts(x); sp = self.sparse_codes(pre)
     if sp is None: z = self.activation(pre); x_hat = z @ self.W_dec + self.b_dec
     else: v, i = sp; z = torch.zeros_like(pre).scatter_(-1, i, v); x_hat = self.decode_sparse(v, i)
     losses = {'recon': ((x_hat - x) ** 2).sum(-1).mean(), **self.sparsity_loss(z, pre)}
     if dead_mask is not None and aux_coeff > 0:
-        k_aux = k_aux or 2 ** max(0, round(math.log2(max(1, self.d_in // 2))))
-        losses['aux'] = aux_coeff * aux_k_loss(self, x, x_hat, pre, dead_mask, k_aux)
-    return SAEOutput(x_hat, z, sum(losses.values()), losses, pre)
+        losses['aux'] = aux_coeff * _aux_k_loss(self, x, x_hat, pre, dead_mask, k_aux or _k_aux_default(self.d_in))
+    return SAEOutput(x_hat, z, sum(losses.values()), losses, pre, sp)
 
 SAE.forward = _forward
 
@@ -128,27 +199,54 @@ SAE.forward = _forward
 @register_sae('relu')
 class ReluSAE(SAE):
     "ReLU SAE with L1 on decoder-norm-weighted codes: $\\lambda \\sum_i z_i \\lVert W_{dec,i}\\rVert$."
-    def __init__(self, d_in:int, n_latents:int, l1_coeff:float=1e-2, # L1 weight λ
-                 seed:int=0):
+    def __init__(self,
+                 d_in:int, # input width
+                 n_latents:int, # dictionary size m
+                 l1_coeff:float=1e-2, # L1 weight λ
+                 seed:int|np.random.Generator|None=0, # seed of the initialisation
+                ):
         super().__init__(d_in, n_latents, seed)
         self.l1_coeff = check_positive(l1_coeff, 'l1_coeff', strict=False); self.config['l1_coeff'] = l1_coeff
-    def sparsity_loss(self, z, pre): return {'sparsity': self.l1_coeff * (z * self.W_dec.norm(dim=1)).sum(-1).mean()}
+    def sparsity_loss(self,
+                      z:Tensor, # codes (n, n_latents)
+                      pre:Tensor, # pre-activations (unused)
+                     )->dict:
+        "The decoder-norm-weighted L1 penalty."
+        return {'sparsity': self.l1_coeff * (z * self.W_dec.norm(dim=1)).sum(-1).mean()}
 
 # %% ../../nbs/10_sae.core.ipynb #989cdfe6
-def topk_codes(pre:Tensor, k:int)->Tensor: # pre-activations (n, m), how many to keep
-    "Keep the `k` largest entries of each row of `pre` (then ReLU), zero the rest."
+def _topk_codes(pre, k):
     v, i = pre.topk(k, dim=-1, sorted=False)
     return torch.zeros_like(pre).scatter_(-1, i, F.relu(v))
+
+def topk_codes(pre:Tensor, # pre-activations (n, m)
+               k:int, # how many to keep per row, 1 <= k <= m
+              )->Tensor:
+    "Keep the `k` largest entries of each row of `pre` (then ReLU), zero the rest."
+    pre = check_array(pre, 'pre', ndim=2); t = to_tensor(pre)
+    out = _topk_codes(t, check_int(k, 'k', lo=1, hi=t.shape[-1]))
+    return out if isinstance(pre, Tensor) else to_numpy(out)
 
 @register_sae('topk')
 class TopKSAE(SAE):
     "TopK SAE (Gao et al. 2024): exactly `k` latents may fire per input."
-    def __init__(self, d_in:int, n_latents:int, k:int, # latents kept per input
-                 seed:int=0):
+    def __init__(self,
+                 d_in:int, # input width
+                 n_latents:int, # dictionary size m
+                 k:int, # latents kept per input
+                 seed:int|np.random.Generator|None=0, # seed of the initialisation
+                ):
         super().__init__(d_in, n_latents, seed)
         self.k = check_int(k, 'k', lo=1, hi=n_latents); self.config['k'] = k
-    def activation(self, pre): return topk_codes(pre, self.k)
-    def sparse_codes(self, pre):
+    def activation(self,
+                   pre:Tensor, # pre-activations (n, n_latents)
+                  )->Tensor:
+        "The `k` largest pre-activations per row, then ReLU."
+        return _topk_codes(pre, self.k)
+    def sparse_codes(self,
+                     pre:Tensor, # pre-activations (n, n_latents)
+                    ):
+        "(values, indices) of the `k` active codes per row."
         v, i = pre.topk(self.k, dim=-1, sorted=False)
         return F.relu(v), i
 
@@ -156,14 +254,21 @@ class TopKSAE(SAE):
 @register_sae('batchtopk')
 class BatchTopKSAE(SAE):
     "BatchTopK SAE (Bussmann et al. 2024): `k`·batch latents over a batch in training; a global threshold at inference."
-    def __init__(self, d_in:int, n_latents:int, k:int, # mean latents per input
-                 momentum:float=0.99, # running-average momentum of the inference threshold
-                 seed:int=0):
+    def __init__(self,
+                 d_in:int, # input width
+                 n_latents:int, # dictionary size m
+                 k:int, # mean latents per input
+                 momentum:float=0.99, # running-average momentum of the inference threshold, in [0, 1)
+                 seed:int|np.random.Generator|None=0, # seed of the initialisation
+                ):
         super().__init__(d_in, n_latents, seed)
-        self.k = check_int(k, 'k', lo=1, hi=n_latents); self.momentum = momentum
+        self.k = check_int(k, 'k', lo=1, hi=n_latents); self.momentum = check_in_range(momentum, 'momentum', 0, 1, hi_open=True)
         self.config.update(k=k, momentum=momentum)
         self.register_buffer('threshold', torch.tensor(-1.0)) # < 0: not estimated yet
-    def activation(self, pre):
+    def activation(self,
+                   pre:Tensor, # pre-activations (n, n_latents)
+                  )->Tensor:
+        "Training: the `k`·n largest over the batch (updating the threshold); inference: the learned global threshold."
         if not self.training and self.threshold >= 0: return pre * (pre > self.threshold)
         flat = F.relu(pre).flatten(); v, i = flat.topk(min(self.k * pre.shape[0], flat.numel()), sorted=False)
         z = torch.zeros_like(flat).scatter_(-1, i, v).view_as(pre)
@@ -200,47 +305,71 @@ class _Step(torch.autograd.Function):
 @register_sae('jumprelu')
 class JumpReLUSAE(SAE):
     "JumpReLU SAE (Rajamanoharan et al. 2024): per-latent learned thresholds and an L0 penalty `l0_coeff`·‖z‖₀."
-    def __init__(self, d_in:int, n_latents:int, l0_coeff:float=1e-2, # L0 weight λ
-                 bandwidth:float=0.05, threshold:float=0.05, # STE bandwidth ε, initial θ
-                 seed:int=0):
+    def __init__(self,
+                 d_in:int, # input width
+                 n_latents:int, # dictionary size m
+                 l0_coeff:float=1e-2, # L0 weight λ
+                 bandwidth:float=0.05, # straight-through estimator bandwidth ε
+                 threshold:float=0.05, # initial threshold θ
+                 seed:int|np.random.Generator|None=0, # seed of the initialisation
+                ):
         super().__init__(d_in, n_latents, seed)
         self.l0_coeff = check_positive(l0_coeff, 'l0_coeff', strict=False); self.bandwidth = check_positive(bandwidth, 'bandwidth')
         self.log_threshold = nn.Parameter(torch.full((n_latents,), math.log(check_positive(threshold, 'threshold'))))
         self.config.update(l0_coeff=l0_coeff, bandwidth=bandwidth, threshold=threshold)
-    def activation(self, pre): return _JumpReLU.apply(F.relu(pre), self.log_threshold.exp(), self.bandwidth)
-    def sparsity_loss(self, z, pre):
+    def activation(self,
+                   pre:Tensor, # pre-activations (n, n_latents)
+                  )->Tensor:
+        "ReLU pre-activations above each latent's learned threshold."
+        return _JumpReLU.apply(F.relu(pre), self.log_threshold.exp(), self.bandwidth)
+    def sparsity_loss(self,
+                      z:Tensor, # codes (unused)
+                      pre:Tensor, # pre-activations (n, n_latents)
+                     )->dict:
+        "`l0_coeff` times the number of latents above threshold (straight-through gradient to θ)."
         return {'sparsity': self.l0_coeff * _Step.apply(F.relu(pre), self.log_threshold.exp(), self.bandwidth).sum(-1).mean()}
 
 # %% ../../nbs/10_sae.core.ipynb #b0e752d4
-def _t(a): return to_tensor(a).detach().float().cpu()
+def _t(a, name:str, ndim=2):
+    "A validated float CPU tensor copy of `a` (finite, non-empty) for the metrics."
+    return to_tensor(check_array(a, name, ndim=ndim)).detach().float().cpu()
+
+def _pair(x, x_hat):
+    x, x_hat = _t(x, 'x'), _t(x_hat, 'x_hat')
+    if x.shape != x_hat.shape: raise ValueError(f"`x` and `x_hat` must have the same shape, got {tuple(x.shape)} and {tuple(x_hat.shape)}")
+    return x, x_hat
 
 def fvu(x, # activations, (n, d)
         x_hat, # reconstructions, same shape
        )->float: # fraction of variance unexplained
     "Fraction of the variance of `x` that `x_hat` leaves unexplained."
-    x, x_hat = _t(x), _t(x_hat)
-    if x.shape != x_hat.shape: raise ValueError(f"`x` and `x_hat` must have the same shape, got {tuple(x.shape)} and {tuple(x_hat.shape)}")
+    x, x_hat = _pair(x, x_hat)
     return float(((x - x_hat) ** 2).sum() / ((x - x.mean(0)) ** 2).sum().clamp_min(1e-12))
 
-def l0(z)->float: # codes (n, m) -> mean number of non-zeros per row
+def l0(z, # codes (n, m)
+      )->float: # mean number of non-zeros per row
     "Mean number of non-zero entries per row of `z`."
-    return float((_t(z) != 0).sum(-1).float().mean())
+    return float((_t(z, 'z') != 0).sum(-1).float().mean())
 
-def dead_fraction(z)->float: # codes (n, m) -> share of latents that never fire
+def dead_fraction(z, # codes (n, m)
+                 )->float: # share of latents that never fire
     "Fraction of latents (columns of `z`) that are zero on every row."
-    return float(((_t(z) != 0).sum(0) == 0).float().mean())
+    return float(((_t(z, 'z') != 0).sum(0) == 0).float().mean())
 
 # %% ../../nbs/10_sae.core.ipynb #2554018e
-def cosine_sim(x, x_hat)->float: # activations and reconstructions (n, d) -> mean row cosine
+def cosine_sim(x, # activations (n, d)
+               x_hat, # reconstructions, same shape
+              )->float: # mean row cosine
     "Mean cosine similarity between the rows of `x` and of `x_hat`."
-    return float(F.cosine_similarity(_t(x), _t(x_hat), dim=-1).mean())
+    x, x_hat = _pair(x, x_hat)
+    return float(F.cosine_similarity(x, x_hat, dim=-1).mean())
 
 def recovery(learned, # an `SAE` (its decoder rows) or learned atoms (m, d)
              atoms, # true atoms (n_atoms, d)
             )->float: # mean over true atoms of the max cosine with a learned atom
     "Mean max cosine similarity between each true atom and the learned dictionary."
     W = learned.W_dec if isinstance(learned, SAE) else learned
-    W, A = F.normalize(_t(W), dim=-1), F.normalize(_t(atoms), dim=-1)
+    W, A = F.normalize(_t(W, 'learned'), dim=-1), F.normalize(_t(atoms, 'atoms'), dim=-1)
     if W.shape[-1] != A.shape[-1]: raise ValueError(f"`learned` atoms have width {W.shape[-1]} but `atoms` have {A.shape[-1]}")
     return float((A @ W.T).max(1).values.mean())
 
@@ -248,13 +377,14 @@ def recovery(learned, # an `SAE` (its decoder rows) or learned atoms (m, d)
 @dataclass(repr=False)
 class SAEHistory(Result):
     "What `train_sae` returns: per-step loss parts, batch FVU and L0, final dead fraction, wall time."
-    loss: np.ndarray # total loss per step
-    parts: dict # name -> per-step array of each loss part
-    fvu: np.ndarray # batch FVU per step (NaN when the batch is a dict)
-    l0: np.ndarray # batch L0 per step
+    loss: np.ndarray # total loss per logged step
+    parts: dict # name -> per-logged-step array of each loss part
+    fvu: np.ndarray # batch FVU per logged step (multi-model SAEs: the mean over models)
+    l0: np.ndarray # batch L0 per logged step
     dead_fraction: float # share of latents dead at the end of training
-    steps: int
-    seconds: float
+    steps: int # optimizer steps taken
+    seconds: float # wall time of the loop
+    log_every: int = 1 # statistics were recorded every `log_every` steps (entry i is step i·log_every)
 
 # %% ../../nbs/10_sae.core.ipynb #f633b1cd
 def _rows(acts): return len(next(iter(acts.values()))) if isinstance(acts, dict) else len(acts)
@@ -267,7 +397,9 @@ def _prep_acts(sae, acts):
         out = {k: to_tensor(check_array(v, f'acts[{k!r}]', ndim=2)) for k, v in acts.items()}
         if len({len(v) for v in out.values()}) != 1: raise ValueError("`acts` dict entries must have the same number of rows")
         return out
-    return _check_x(sae, to_tensor(check_array(acts, 'acts', ndim=2)), 'acts')
+    check_array(acts, 'acts', ndim=2, n_cols=getattr(sae, 'd_in', None)) # one finiteness pass over the data
+    p = next(sae.parameters(), None)
+    return to_tensor(acts) if p is None else to_tensor(acts).to(p.device, p.dtype)
 
 # %% ../../nbs/10_sae.core.ipynb #5457aa60
 @torch.no_grad()
@@ -283,17 +415,29 @@ def _lr_at(step, steps, warmup, decay): # linear warm-up, constant, linear decay
     return min(1.0, (steps - step) / d) if d > 0 and step >= steps - d else 1.0
 
 # %% ../../nbs/10_sae.core.ipynb #3a52be3e
-def train_sae(sae:SAE, acts, # the SAE and activations (n, d_in) (or a dict of them for multi-input SAEs)
-              steps:int|None=None, epochs:int|None=None, # give one: optimizer steps, or passes over `acts`
-              lr:float=1e-3, batch_size:int=256, seed:int=0, # Adam LR, batch size, shuffling seed
-              warmup:float=0.05, decay:float=0.2, # fractions of steps for LR warm-up and final linear decay
-              aux_coeff:float=1/32, dead_after:int|None=None, # AuxK weight; dead after this many inputs unseen (default min(n, 1e6))
-              init_b_dec:bool=True, progress_bar:bool|None=None)->SAEHistory:
+def train_sae(sae:SAE, # any SAE-family module whose forward returns an `SAEOutput`
+              acts, # activations (n, d_in), or a dict of them (same n) for multi-input SAEs
+              steps:int|None=None, # optimizer steps (give this or `epochs`)
+              epochs:int|None=None, # passes over `acts` (give this or `steps`)
+              lr:float=1e-3, # Adam learning rate (peak)
+              batch_size:int=256, # rows per step
+              seed:int|np.random.Generator|None=0, # shuffling seed
+              warmup:float=0.05, # fraction of steps of linear LR warm-up, in [0, 1)
+              decay:float=0.2, # fraction of steps of final linear LR decay, in [0, 1]
+              aux_coeff:float=1/32, # AuxK weight (0: off)
+              dead_after:int|None=None, # a latent is dead after this many inputs unseen (default min(n, 1e6))
+              init_b_dec:bool=True, # start b_dec at the data mean
+              log_every:int=1, # record loss/FVU/L0 every this many steps (dead-latent tracking runs every step)
+              progress_bar:bool|None=None, # None: silent under test, shown otherwise
+             )->SAEHistory:
     "Train any `SAE` by minimising `sae(batch).loss`, with warm-up, unit-norm decoder and AuxK; returns a history."
-    check_type(sae, 'sae', nn.Module); check_positive(lr, 'lr'); check_int(seed, 'seed', lo=0)
+    check_type(sae, 'sae', nn.Module); check_positive(lr, 'lr'); seed = check_seed(seed)
+    check_in_range(warmup, 'warmup', 0, 1, hi_open=True); check_in_range(decay, 'decay', 0, 1); check_positive(aux_coeff, 'aux_coeff', strict=False)
+    log_every = check_int(log_every, 'log_every', lo=1)
+    if dead_after is not None: check_int(dead_after, 'dead_after', lo=1)
     acts = _prep_acts(sae, acts); n = _rows(acts); bs = min(check_int(batch_size, 'batch_size', lo=1), n)
     if (steps is None) == (epochs is None): raise ValueError("give exactly one of `steps` or `epochs`")
-    steps = check_int(steps, 'steps', lo=1) if steps is not None else check_int(epochs, 'epochs', lo=1) * (n // bs)
+    steps = check_int(steps, 'steps', lo=1) if steps is not None else check_int(epochs, 'epochs', lo=1) * max(1, n // bs)
     dev = next(sae.parameters()).device; dead_after = dead_after or min(n, 1_000_000)
     if init_b_dec and isinstance(acts, Tensor): sae.b_dec.data.copy_(acts.mean(0))
     opt = torch.optim.Adam(sae.parameters(), lr=lr); sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: _lr_at(s, steps, warmup, decay))
@@ -310,36 +454,64 @@ def train_sae(sae:SAE, acts, # the SAE and activations (n, d_in) (or a dict of t
             opt.zero_grad(set_to_none=True); out.loss.backward()
             renorm = _constrain(sae) if getattr(sae, 'unit_norm_decoder', False) else (lambda: None)
             opt.step(); sched.step(); renorm()
-            with torch.no_grad(): since = _record(rec, out, xb, since, bs)
+            since = _record(rec, out, xb, since, bs, step % log_every == 0)
     finally: sae._validate = True; sae.eval()
-    return _history(rec, since >= dead_after, steps, time.time() - t0)
+    return _history(rec, since >= dead_after, steps, time.time() - t0, log_every)
 
 # %% ../../nbs/10_sae.core.ipynb #998bc6ba
-@torch.no_grad()
-def _record(rec, out, xb, since, bs):
-    "Append this step's stats as device tensors (one host sync at the end); return the updated dead counter."
-    nz = out.z != 0; fired = nz.reshape(-1, nz.shape[-1]).any(0)
-    f = ((xb - out.x_hat) ** 2).sum() / ((xb - xb.mean(0)) ** 2).sum().clamp_min(1e-12) if isinstance(xb, Tensor) and isinstance(out.x_hat, Tensor) \
-        else torch.tensor(float('nan'), device=since.device)
-    rec.setdefault('rows', []).append(torch.stack([out.loss.detach(), f, nz.float().sum(-1).mean()]))
-    rec.setdefault('parts', []).append({k: v.detach().reshape(()) for k, v in out.losses.items()})
-    return torch.where(fired, torch.zeros_like(since), since + bs)
+def _fvu_t(x, x_hat): return ((x - x_hat) ** 2).sum() / ((x - x.mean(0)) ** 2).sum().clamp_min(1e-12)
 
-def _history(rec, dead, steps, seconds):
+def _batch_fvu(xb, x_hat, like):
+    "Batch FVU: of the tensor batch; of `xb['x']` for a dict batch with one reconstruction; the mean over models for dicts of both."
+    if isinstance(xb, Tensor) and isinstance(x_hat, Tensor): return _fvu_t(xb, x_hat)
+    if isinstance(xb, dict) and isinstance(x_hat, dict):
+        ks = [k for k in x_hat if k in xb]
+        if ks: return torch.stack([_fvu_t(xb[k], x_hat[k]) for k in ks]).mean()
+    if isinstance(xb, dict) and isinstance(x_hat, Tensor) and isinstance(xb.get('x'), Tensor) and xb['x'].shape == x_hat.shape: return _fvu_t(xb['x'], x_hat)
+    return torch.tensor(float('nan'), device=like.device)
+
+@torch.no_grad()
+def _record(rec, out, xb, since, bs, log=True):
+    "Update the dead-latent counter (from the active indices when the SAE decodes sparsely); append this step's stats when `log`."
+    if out.active is not None:
+        v, i = out.active; on = v > 0
+        hit = torch.zeros_like(since).index_add_(0, i.reshape(-1), on.reshape(-1).to(since.dtype)); n_on = on.sum(-1)
+    else:
+        z = out.z.reshape(-1, out.z.shape[-1]); hit = torch.count_nonzero(z, 0); n_on = torch.count_nonzero(z, -1)
+    if log:
+        f = _batch_fvu(xb, out.x_hat, since)
+        rec.setdefault('rows', []).append(torch.stack([out.loss.detach(), f, n_on.float().mean()]))
+        rec.setdefault('parts', []).append({k: v_.detach().reshape(()) for k, v_ in out.losses.items()})
+    return torch.where(hit > 0, torch.zeros_like(since), since + bs)
+
+def _history(rec, dead, steps, seconds, log_every=1):
     R = torch.stack(rec['rows']).float().cpu().numpy()
     names = list(dict.fromkeys(k for d in rec['parts'] for k in d)); zero = rec['rows'][0].new_zeros(())
     P = torch.stack([torch.stack([d.get(k, zero) for k in names]) for d in rec['parts']]).float().cpu().numpy() # a part absent at a step counts 0
     return SAEHistory(R[:, 0], {k: P[:, i] for i, k in enumerate(names)}, R[:, 1], R[:, 2],
-                      float(dead.float().mean()), steps, seconds)
+                      float(dead.float().mean()), steps, seconds, log_every)
 
 # %% ../../nbs/10_sae.core.ipynb #d1c6e9b5
-def save_sae(sae:SAE, path): # a registered SAE; a directory (created)
+class CheckpointNotFoundError(FileNotFoundError, ValueError):
+    "A checkpoint path that does not exist or lacks a file (a `FileNotFoundError` and a `ValueError`)."
+
+def _check_path(path, name='path')->Path:
+    check_type(path, name, (str, os.PathLike)); return Path(path)
+
+def _config(sae)->dict:
+    "The JSON-able constructor arguments of a registered SAE (its `get_config()` when it has one)."
+    return sae.get_config() if hasattr(sae, 'get_config') else dict(sae.config)
+
+def save_sae(sae:SAE, # a registered SAE-family module: any `SAE`, `UniversalSAE`, `JacobianSAE`, MSAE, ...
+             path, # a directory (created)
+            )->Path:
     "Save `sae` as `path/config.json` + `path/model.safetensors`."
-    check_type(sae, 'sae', SAE)
-    if SAE_REGISTRY.get(sae.arch) is not type(sae): raise ValueError(f"`sae` class {type(sae).__name__} is not registered; use @register_sae")
-    path = Path(path); path.mkdir(parents=True, exist_ok=True)
+    check_type(sae, 'sae', nn.Module); path = _check_path(path)
+    arch = getattr(sae, 'arch', None)
+    if arch is None or SAE_REGISTRY.get(arch) is not type(sae): raise ValueError(f"`sae` class {type(sae).__name__} is not registered; use @register_sae")
+    cfg = _config(sae); path.mkdir(parents=True, exist_ok=True)
     save_file({k: v.detach().cpu().contiguous() for k, v in sae.state_dict().items()}, str(path / 'model.safetensors'))
-    (path / 'config.json').write_text(json.dumps(dict(arch=sae.arch, config=sae.config, format='trustnb.sae/1'), indent=1))
+    (path / 'config.json').write_text(json.dumps(dict(arch=arch, config=cfg, format='trustnb.sae/1'), indent=1))
     return path
 
 # %% ../../nbs/10_sae.core.ipynb #971773c4
@@ -352,22 +524,35 @@ def _load_checked(sae:SAE, sd:dict, source:str)->SAE:
     if bad: raise ValueError(f"{source}: tensor shapes do not match the config: {bad}")
     sae.load_state_dict({k: v.to(own[k].dtype) for k, v in sd.items()}); return sae.eval()
 
-def load_sae(path)->SAE: # a directory written by `save_sae`
-    "Load an SAE saved by `save_sae`."
-    path = Path(path); cfg_f = path / 'config.json'
-    if not cfg_f.exists(): raise FileNotFoundError(f"`path` {path} has no config.json")
-    cfg = json.loads(cfg_f.read_text())
+def _read_json(f:Path)->dict:
+    try: return json.loads(f.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e: raise ValueError(f"`path`: {f} is not valid JSON (truncated or corrupt?): {e}") from None
+
+def _read_tensors(f:Path)->dict:
+    if not f.exists(): raise CheckpointNotFoundError(f"`path`: {f} does not exist")
+    try: return load_file(str(f))
+    except Exception as e: raise ValueError(f"`path`: {f} could not be read as safetensors (truncated or corrupt?): {type(e).__name__}: {e}") from None
+
+def load_sae(path, # a directory written by `save_sae`
+            )->SAE:
+    "Load an SAE saved by `save_sae` (any registered class, including Universal and Jacobian SAEs)."
+    path = _check_path(path); cfg_f = path / 'config.json'
+    if not cfg_f.exists(): raise CheckpointNotFoundError(f"`path` {path} has no config.json")
+    cfg = _read_json(cfg_f)
+    if not isinstance(cfg, dict) or 'config' not in cfg: raise ValueError(f"`path`: {cfg_f} has no `config` entry")
     if cfg.get('arch') not in SAE_REGISTRY: raise ValueError(f"config.json architecture {cfg.get('arch')!r} is not registered; known: {sorted(SAE_REGISTRY)}")
-    return _load_checked(SAE_REGISTRY[cfg['arch']](**cfg['config']), load_file(str(path / 'model.safetensors')), str(path))
+    cls = SAE_REGISTRY[cfg['arch']]
+    sae = cls.from_config(cfg['config']) if hasattr(cls, 'from_config') else cls(**cfg['config'])
+    return _load_checked(sae, _read_tensors(path / 'model.safetensors'), str(path))
 
 # %% ../../nbs/10_sae.core.ipynb #95e48d30
 SAELENS_ARCHS = {'standard': 'relu', 'topk': 'topk', 'jumprelu': 'jumprelu'}
 
-def _saelens_state(cfg, W):
+def _saelens_state(cfg, W, f):
     "Our state dict from SAELens tensors `W` (checked for presence, not shape)."
     need = ['W_enc', 'b_enc', 'W_dec', 'b_dec'] + (['threshold'] if cfg['architecture'] == 'jumprelu' else [])
     miss = [k for k in need if k not in W]
-    if miss: raise ValueError(f"sae_weights.safetensors lacks {miss} for architecture {cfg['architecture']!r}")
+    if miss: raise ValueError(f"{f} lacks {miss} for architecture {cfg['architecture']!r}")
     sd = {k: W[k].float() for k in need[:4]}
     if cfg['architecture'] == 'topk' and cfg.get('rescale_acts_by_decoder_norm', False):
         nrm = sd['W_dec'].norm(dim=1).clamp_min(1e-12)
@@ -375,26 +560,43 @@ def _saelens_state(cfg, W):
     if cfg['architecture'] == 'jumprelu': sd['log_threshold'] = W['threshold'].float().clamp_min(1e-12).log()
     return sd
 
+def _cfg_int(cfg:dict, key:str, f)->int:
+    "A required positive int entry `key` of a SAELens cfg.json, or an error naming the key and the file."
+    if key not in cfg: raise ValueError(f"SAELens config {f} has no `{key}` (required for this architecture)")
+    v = cfg[key]
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v) or v < 1: raise ValueError(f"SAELens config {f}: `{key}` must be a positive int, got {v!r}")
+    return int(v)
+
 # %% ../../nbs/10_sae.core.ipynb #175332d3
 def load_saelens(path, # a directory with SAELens's cfg.json + sae_weights.safetensors
                 )->SAE:
     "Load a SAELens-format checkpoint into the matching trustnb class (error if we lack the architecture)."
-    path = Path(path)
+    path = _check_path(path)
     for f in ('cfg.json', 'sae_weights.safetensors'):
-        if not (path / f).exists(): raise FileNotFoundError(f"`path` {path} has no {f} (not a SAELens checkpoint)")
-    cfg = json.loads((path / 'cfg.json').read_text()); arch = cfg.get('architecture', 'standard')
+        if not (path / f).exists(): raise CheckpointNotFoundError(f"`path` {path} has no {f} (not a SAELens checkpoint)")
+    cfg_f = path / 'cfg.json'; cfg = _read_json(cfg_f)
+    if not isinstance(cfg, dict): raise ValueError(f"SAELens config {cfg_f} must hold a JSON object")
+    arch = cfg.get('architecture', 'standard'); cfg['architecture'] = arch
     if arch not in SAELENS_ARCHS: raise ValueError(f"SAELens architecture {arch!r} is not supported; supported: {sorted(SAELENS_ARCHS)}")
     if cfg.get('normalize_activations', 'none') not in ('none', None): raise ValueError(f"SAELens `normalize_activations`={cfg['normalize_activations']!r} is not supported (only 'none')")
     if not cfg.get('apply_b_dec_to_input', True): raise ValueError("SAELens `apply_b_dec_to_input`=False is not supported")
-    kw = dict(k=int(cfg['k'])) if arch == 'topk' else {}
-    sae = make_sae(SAELENS_ARCHS[arch], d_in=int(cfg['d_in']), n_latents=int(cfg['d_sae']), **kw)
-    return _load_checked(sae, _saelens_state(cfg, load_file(str(path / 'sae_weights.safetensors'))), str(path))
+    d_in, d_sae = _cfg_int(cfg, 'd_in', cfg_f), _cfg_int(cfg, 'd_sae', cfg_f)
+    kw = dict(k=_cfg_int(cfg, 'k', cfg_f)) if arch == 'topk' else {}
+    if kw and kw['k'] > d_sae: raise ValueError(f"SAELens config {cfg_f}: `k`={kw['k']} exceeds `d_sae`={d_sae}")
+    sae = make_sae(SAELENS_ARCHS[arch], d_in=d_in, n_latents=d_sae, **kw)
+    wf = path / 'sae_weights.safetensors'
+    return _load_checked(sae, _saelens_state(cfg, _read_tensors(wf), wf), str(path))
 
 # %% ../../nbs/10_sae.core.ipynb #57dc96ae
-def save_saelens(sae:SAE, path, # a ReluSAE, TopKSAE, BatchTopKSAE or JumpReLUSAE; output directory
-                 **metadata): # extra SAELens metadata (model_name, hook_name, ...)
+def save_saelens(sae:SAE, # a ReluSAE, TopKSAE, BatchTopKSAE or JumpReLUSAE
+                 path, # output directory (created)
+                 metadata:dict|None=None, # extra SAELens metadata (model_name, hook_name, ...)
+                 **kwargs, # more metadata entries, by keyword
+                )->Path:
     "Save `sae` in SAELens format (`cfg.json` + `sae_weights.safetensors`); BatchTopK becomes a JumpReLU."
-    check_type(sae, 'sae', SAE)
+    check_type(sae, 'sae', SAE); path = _check_path(path)
+    if metadata is not None: check_type(metadata, 'metadata', dict)
+    metadata = {**(metadata or {}), **kwargs}
     arch = {ReluSAE: 'standard', TopKSAE: 'topk', JumpReLUSAE: 'jumprelu', BatchTopKSAE: 'jumprelu'}.get(type(sae))
     if arch is None: raise ValueError(f"`sae` of type {type(sae).__name__} has no SAELens equivalent")
     W = {k: getattr(sae, k).detach().cpu().float().contiguous() for k in ('W_enc', 'b_enc', 'W_dec', 'b_dec')}
@@ -404,7 +606,7 @@ def save_saelens(sae:SAE, path, # a ReluSAE, TopKSAE, BatchTopKSAE or JumpReLUSA
         W['threshold'] = sae.threshold.detach().cpu().float().expand(sae.n_latents).contiguous()
     cfg = dict(d_in=sae.d_in, d_sae=sae.n_latents, architecture=arch, dtype='float32', device='cpu', apply_b_dec_to_input=True,
                normalize_activations='none', reshape_activations='none', metadata=metadata, **({'k': sae.k} if arch == 'topk' else {}))
-    path = Path(path); path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(parents=True, exist_ok=True)
     save_file(W, str(path / 'sae_weights.safetensors')); (path / 'cfg.json').write_text(json.dumps(cfg, indent=1))
     return path
 
@@ -422,7 +624,15 @@ def _core_run(seed:int, steps:int, l1_coeff:float, n:int=8192):
        claim='At the true sparsity k, a TopK SAE recovers planted atoms better (and reconstructs better) than a ReLU-L1 SAE with at least as many active latents.',
        metric='ground-truth recovery: mean max cosine of true atoms with learned atoms (higher is better)',
        baseline='ReLU SAE with decoder-norm-weighted L1 (SAELens "standard")')
-def sae_core_claim(seeds=(0, 1), steps:int=500, l1_coeff:float=1.0):
+def sae_core_claim(seeds=(0, 1), # data and initialisation seeds (median over them)
+                   steps:int=500, # optimizer steps per SAE
+                   l1_coeff:float=1.0, # the ReLU-L1 baseline's L1 weight
+                  ):
+    "TopK vs ReLU-L1 SAEs on planted atoms: recovery, FVU and L0 (median over seeds)."
+    check_type(seeds, 'seeds', (tuple, list))
+    if not len(seeds): raise ValueError('`seeds` must name at least one seed')
+    for s in seeds: check_int(s, 'seeds', lo=0)
+    check_int(steps, 'steps', lo=1); check_positive(l1_coeff, 'l1_coeff')
     runs = [_core_run(s, steps, l1_coeff) for s in seeds]
     med = {a: {m: float(np.median([r[a][m] for r in runs])) for m in ('fvu', 'l0', 'recovery')} for a in ('topk', 'relu')}
     holds = med['topk']['recovery'] > med['relu']['recovery'] + 0.05 and med['topk']['fvu'] < med['relu']['fvu'] and med['relu']['l0'] >= 4

@@ -5,15 +5,15 @@
 # %% ../../nbs/13_sae.jacobian.ipynb #9e248da5
 from __future__ import annotations
 import copy, re, warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 import numpy as np
 import torch
 from torch import nn, Tensor
 import torch.nn.functional as F
-from ..core import Result, check_type, check_int, check_positive, check_choice, torch_generator
+from ..core import Result, check_type, check_int, check_positive, check_choice, check_array, check_in_range, torch_generator, to_tensor
 from ..repro import claim
-from .core import TopKSAE, SAEOutput, SAEHistory, aux_k_loss, train_sae, fvu, _check_x
+from .core import TopKSAE, SAEOutput, SAEHistory, _aux_k_loss, train_sae, fvu, _check_x, register_sae
 
 # %% auto #0
 __all__ = ['JacobianSAE', 'active_jacobian', 'JSAEOutput', 'jacrev_jacobian', 'train_jsae', 'JacobianSparsity',
@@ -29,25 +29,59 @@ def _mlp_parts(mlp:nn.Module):
     return mlp[0], mlp[1], mlp[2]
 
 # %% ../../nbs/13_sae.jacobian.ipynb #9edcf18a
+_ACTS = {'GELU': nn.GELU, 'ReLU': nn.ReLU, 'SiLU': nn.SiLU, 'Tanh': nn.Tanh, 'Sigmoid': nn.Sigmoid}
+
+@register_sae('jacobian')
 class JacobianSAE(TopKSAE):
     "A TopK SAE on an MLP's input, one on its output, and λ·mean|J| on the Jacobian between their active latents."
-    def __init__(self, mlp:nn.Sequential, # Sequential(Linear d_in→d_mlp, activation, Linear d_mlp→d_out); copied, frozen
-                 d_in:int, d_out:int, n_latents:int, k:int, # widths, latents per SAE, active latents per SAE
-                 lam:float=1.0, # Jacobian penalty λ
+    def __init__(self,
+                 mlp:nn.Sequential, # Sequential(Linear d_in→d_mlp, activation, Linear d_mlp→d_out); copied, frozen
+                 d_in:int, # MLP input width
+                 d_out:int, # MLP output width
+                 n_latents:int, # latents per SAE
+                 k:int, # active latents per SAE
+                 jacobian_coeff:float=1.0, # Jacobian penalty λ (formerly `lam`)
                  at:Literal['input', 'reconstruction']='input', # where φ' is taken: true x (released code) or x̂
                  jac_rows:int|None=None, # estimate the penalty on this many rows of each batch (None: all)
-                 dead_after:int=10_000, seed:int=0): # AuxK dead threshold (inputs) for the output SAE; init seed
+                 dead_after:int=10_000, # AuxK dead threshold (inputs) for the output SAE
+                 seed:int|np.random.Generator|None=0, # initialisation seed
+                 lam:float|None=None, # deprecated alias of `jacobian_coeff`
+                ):
         super().__init__(d_in, n_latents, k, seed)
+        if lam is not None:
+            warnings.warn("JacobianSAE(lam=...) is deprecated; use jacobian_coeff=...", DeprecationWarning, stacklevel=2)
+            jacobian_coeff = lam
         lin_in, _, lin_out = _mlp_parts(mlp)
+        check_int(d_out, 'd_out', lo=1)
         if lin_in.in_features != d_in or lin_out.out_features != d_out:
             raise ValueError(f"`mlp` maps {lin_in.in_features} → {lin_out.out_features}, but d_in={d_in}, d_out={d_out}")
         self.mlp = copy.deepcopy(mlp).requires_grad_(False).eval()
-        self.sae_out = TopKSAE(d_out, n_latents, k, seed=seed + 1)
-        self.lam, self.at = check_positive(lam, 'lam', strict=False), check_choice(at, 'at', ['input', 'reconstruction'])
+        self.sae_out = TopKSAE(d_out, n_latents, k, seed=self.seed + 1)
+        self.jacobian_coeff = check_positive(jacobian_coeff, 'jacobian_coeff', strict=False)
+        self.at = check_choice(at, 'at', ['input', 'reconstruction'])
         self.jac_rows = None if jac_rows is None else check_int(jac_rows, 'jac_rows', lo=1)
         self.d_out, self.dead_after = d_out, check_int(dead_after, 'dead_after', lo=1)
-        self.config.update(d_out=d_out, lam=lam, at=at, jac_rows=jac_rows)
+        self.config.update(d_out=d_out, jacobian_coeff=jacobian_coeff, at=at, jac_rows=jac_rows, dead_after=dead_after)
         self.register_buffer('_since_out', torch.zeros(n_latents))
+    @property
+    def lam(self)->float:
+        "Deprecated alias of `jacobian_coeff`."
+        warnings.warn("JacobianSAE.lam is deprecated; use .jacobian_coeff", DeprecationWarning, stacklevel=2); return self.jacobian_coeff
+    def get_config(self)->dict:
+        "Constructor arguments plus the MLP's shape and activation, for `save_sae` (the MLP's weights go in the state dict)."
+        act = self.mlp[1]; name = type(act).__name__
+        if _ACTS.get(name) is not type(act): raise ValueError(f"`sae`: the MLP activation {name} cannot be saved; supported: {sorted(_ACTS)}")
+        return dict(self.config, mlp=dict(d_mlp=self.mlp[0].out_features, activation=name,
+                                          approximate=getattr(act, 'approximate', None), bias=self.mlp[0].bias is not None))
+    @classmethod
+    def from_config(cls,
+                    cfg:dict, # a `get_config()` dict
+                   )->'JacobianSAE':
+        "Rebuild an (untrained) JacobianSAE, MLP skeleton included, from its saved config."
+        cfg = dict(cfg); m = cfg.pop('mlp'); act = _ACTS[m['activation']]
+        act = act(approximate=m['approximate']) if m.get('approximate') else act()
+        mlp = nn.Sequential(nn.Linear(cfg['d_in'], m['d_mlp'], bias=m['bias']), act, nn.Linear(m['d_mlp'], cfg['d_out'], bias=m['bias']))
+        return cls(mlp, **cfg)
 
 # %% ../../nbs/13_sae.jacobian.ipynb #b59bfb99
 def _topk(pre:Tensor, k:int):
@@ -60,7 +94,13 @@ def _act_prime(act:nn.Module, h:Tensor)->Tensor:
     return torch.func.jvp(act, (h,), (torch.ones_like(h),))[1]
 
 # %% ../../nbs/13_sae.jacobian.ipynb #dc3ba030
-def active_jacobian(self, x_pt:Tensor, i_in:Tensor, v_in:Tensor, i_out:Tensor, v_out:Tensor)->Tensor:
+def active_jacobian(self,
+                    x_pt:Tensor, # points where φ' is taken, (n, d_in)
+                    i_in:Tensor, # active input latents, (n, k)
+                    v_in:Tensor, # their values, (n, k)
+                    i_out:Tensor, # active output latents, (n, k)
+                    v_out:Tensor, # their values, (n, k)
+                   )->Tensor:
     "J[b, a, c] = ∂ s_y[i_out[b, a]] / ∂ s_x[i_in[b, c]] with φ' taken at `x_pt`; zero where a latent is inactive."
     lin_in, act, lin_out = self.mlp[0], self.mlp[1], self.mlp[2]
     d = _act_prime(act, lin_in(x_pt))                                   # (n, d_mlp)
@@ -74,8 +114,14 @@ JacobianSAE.active_jacobian = active_jacobian
 
 # %% ../../nbs/13_sae.jacobian.ipynb #f26c0b48
 @dataclass(repr=False)
-class JSAEOutput(SAEOutput):
-    "`SAEOutput` of the input SAE plus the output SAE and the Jacobian between their active latents."
+class JSAEOutput(Result):
+    "The `SAEOutput` fields of the input SAE plus the output SAE and the Jacobian between their active latents."
+    x_hat: Tensor # input-SAE reconstruction, (n, d_in)
+    z: Tensor # input-SAE codes, (n, n_latents)
+    loss: Tensor # scalar training loss (sum of `losses`)
+    losses: dict = field(default_factory=dict) # named parts: 'recon', 'recon_out', 'jacobian', 'aux', 'aux_out'
+    pre: Tensor|None = None # input-SAE pre-activations, (n, n_latents)
+    active: tuple|None = None # (values, indices) of the input SAE's active codes
     y: Tensor|None = None # MLP output f(x), (n, d_out)
     y_hat: Tensor|None = None # output-SAE reconstruction, (n, d_out)
     z_out: Tensor|None = None # output-SAE codes, (n, n_latents)
@@ -84,7 +130,12 @@ class JSAEOutput(SAEOutput):
     idx_out: Tensor|None = None # (n, k) active output latents (of f(x̂) when `at='reconstruction'`)
 
 # %% ../../nbs/13_sae.jacobian.ipynb #b224578b
-def _jforward(self, x, dead_mask:Tensor|None=None, aux_coeff:float=1/32, k_aux:int|None=None): # as `SAE.forward`
+def _jforward(self,
+              x, # MLP inputs (n, d_in) (or {'x': inputs, 'y': precomputed MLP outputs} in training)
+              dead_mask:Tensor|None=None, # bool (n_latents,) dead latents of the input SAE (training only)
+              aux_coeff:float=1/32, # AuxK weight
+              k_aux:int|None=None, # AuxK's k (default 2k)
+             )->JSAEOutput:
     "Encode x and y = mlp(x), reconstruct both, and compute the Jacobian between the active latents."
     y = None
     if isinstance(x, dict): x, y = x['x'], x['y']           # precomputed MLP outputs (used by `train_jsae`)
@@ -96,7 +147,7 @@ def _jforward(self, x, dead_mask:Tensor|None=None, aux_coeff:float=1/32, k_aux:i
         with torch.no_grad(): y = self.mlp(x)                 # the MLP sees the true input, as in the released code
     pre_o = so.pre_acts(y); z_o, i_out, v_out = _topk(pre_o, self.k); y_hat = z_o @ so.W_dec + so.b_dec
     J = None
-    if self.lam > 0 or not self.training:
+    if self.jacobian_coeff > 0 or not self.training:
         r = slice(None) if (self.jac_rows is None or not self.training) else slice(0, self.jac_rows)
         if self.at == 'input': x_pt, j_out, w_out = x, i_out, v_out
         else:  # the literal f_s: the output SAE's active set at f(x̂)
@@ -104,9 +155,10 @@ def _jforward(self, x, dead_mask:Tensor|None=None, aux_coeff:float=1/32, k_aux:i
             with torch.no_grad(): _, j_out, w_out = _topk(so.pre_acts(self.mlp(x_hat)), self.k)
         J = self.active_jacobian(x_pt[r], i_in[r], v_in[r], j_out[r], w_out[r])
     losses = {'recon': ((x_hat - x) ** 2).mean(), 'recon_out': ((y_hat - y) ** 2).mean()}
-    if J is not None: losses['jacobian'] = self.lam * J.abs().mean()
+    if J is not None: losses['jacobian'] = self.jacobian_coeff * J.abs().mean()
     losses.update(self._aux(x, x_hat, pre, y, y_hat, pre_o, z_o, dead_mask, aux_coeff, k_aux))
-    return JSAEOutput(x_hat, z, sum(losses.values()), losses, pre, y, y_hat, z_o, J, i_in, i_out if self.at == 'input' else j_out)
+    return JSAEOutput(x_hat, z, sum(losses.values()), losses, pre, (v_in, i_in), y=y, y_hat=y_hat, z_out=z_o, J=J, idx_in=i_in,
+                      idx_out=i_out if self.at == 'input' else j_out)
 
 JacobianSAE.forward = _jforward
 
@@ -117,15 +169,18 @@ def _aux(self, x, x_hat, pre, y, y_hat, pre_o, z_o, dead_mask, aux_coeff, k_aux)
     with torch.no_grad():
         fired = (z_o != 0).any(0); self._since_out.copy_(torch.where(fired, torch.zeros_like(self._since_out), self._since_out + len(x)))
     ka, dead_out, out = k_aux or 2 * self.k, self._since_out >= self.dead_after, {}
-    if dead_mask is not None: out['aux'] = aux_coeff * aux_k_loss(self, x, x_hat, pre, dead_mask, ka) / self.d_in
-    if bool(dead_out.any()): out['aux_out'] = aux_coeff * aux_k_loss(self.sae_out, y, y_hat, pre_o, dead_out, ka) / self.d_out
+    if dead_mask is not None: out['aux'] = aux_coeff * _aux_k_loss(self, x, x_hat, pre, dead_mask, ka) / self.d_in
+    if bool(dead_out.any()): out['aux_out'] = aux_coeff * _aux_k_loss(self.sae_out, y, y_hat, pre_o, dead_out, ka) / self.d_out
     return out
 
 JacobianSAE._aux = _aux
 
 # %% ../../nbs/13_sae.jacobian.ipynb #9542188b
-def jacrev_jacobian(jsae:JacobianSAE, x:Tensor)->Tensor: # one input row (d_in,) -> (k, k) active block by autodiff
+def jacrev_jacobian(jsae:JacobianSAE, # a JacobianSAE
+                    x:Tensor, # one input row (d_in,)
+                   )->Tensor: # (k, k) active block by autodiff
     "Reference Jacobian of the active block for one input, by `torch.func.jacrev` (slow; for testing)."
+    check_type(jsae, 'jsae', JacobianSAE); x = to_tensor(check_array(x, 'x', ndim=1, n_cols=jsae.d_in))
     with torch.no_grad():
         x = _check_x(jsae, x[None])[0]; z, i_in, v_in = _topk(jsae.pre_acts(x[None]), jsae.k)
         eps = x - (z @ jsae.W_dec + jsae.b_dec)[0] if jsae.at == 'input' else torch.zeros_like(x)
@@ -135,10 +190,16 @@ def jacrev_jacobian(jsae:JacobianSAE, x:Tensor)->Tensor: # one input row (d_in,)
     return Jf[i_out[0]][:, i_in[0]] * ((v_out[0] > 0)[:, None] & (v_in[0] > 0)[None, :])
 
 # %% ../../nbs/13_sae.jacobian.ipynb #1c8d8102
-def train_jsae(jsae:JacobianSAE, acts, # the JSAE; MLP inputs (n, d_in)
-               steps:int, lr:float=1e-3, batch_size:int=256, seed:int=0, **kwargs)->SAEHistory: # as `train_sae`
+def train_jsae(jsae:JacobianSAE, # the JSAE
+               acts, # MLP inputs (n, d_in)
+               steps:int, # optimizer steps
+               lr:float=1e-3, # Adam learning rate
+               batch_size:int=256, # rows per step
+               seed:int|np.random.Generator|None=0, # shuffling seed
+               **kwargs, # more `train_sae` options
+              )->SAEHistory:
     "Train both SAEs of a `JacobianSAE` jointly with the core training loop."
-    check_type(jsae, 'jsae', JacobianSAE); X = _check_x(jsae, acts, 'acts')
+    check_type(jsae, 'jsae', JacobianSAE); X = _check_x(jsae, check_array(acts, 'acts', ndim=2), 'acts')
     with torch.no_grad():
         Y = torch.cat([jsae.mlp(b) for b in X.split(4096)])   # the frozen MLP's outputs, computed once
         jsae.b_dec.copy_(X.mean(0)); jsae.sae_out.b_dec.copy_(Y.mean(0)); jsae._since_out.zero_()
@@ -153,10 +214,14 @@ class JacobianSparsity(Result):
     frac_above: float # share of active entries with |J| > thresh
     mean_abs: float # mean |J| over active entries
     density: float # mean over tokens of (‖J‖₁/‖J‖₂)² / #active entries (scale-free, 1 = dense)
-    thresh: float
+    thresh: float # the threshold used
 
-def jacobian_sparsity(J:Tensor, thresh:float=0.01)->JacobianSparsity: # (n, k, k) active blocks (0 = inactive)
+def jacobian_sparsity(J:Tensor, # (n, k, k) active Jacobian blocks (0 = inactive)
+                      thresh:float=0.01, # |J| above this counts as a non-negligible entry
+                     )->JacobianSparsity:
     "Summaries of how sparse the Jacobians `J` are."
+    check_positive(thresh, 'thresh', strict=False); J = to_tensor(check_array(J, 'J', ndim=3))
+    if not bool((J != 0).any()): raise ValueError('`J` has no active (non-zero) entry')
     A = J.detach().abs(); act = A > 0; n_act = act.flatten(1).sum(1).clamp_min(1)
     l1, l2 = A.flatten(1).sum(1), A.flatten(1).norm(dim=1).clamp_min(1e-12)
     keep = act.flatten(1).any(1)
@@ -164,13 +229,20 @@ def jacobian_sparsity(J:Tensor, thresh:float=0.01)->JacobianSparsity: # (n, k, k
     return JacobianSparsity(float((A[act] > thresh).float().mean()), float(A[act].mean()), float(dens), thresh)
 
 # %% ../../nbs/13_sae.jacobian.ipynb #f6a90bc6
-def minilm_mlp(model, layer:int=3)->nn.Sequential: # a HF BertModel (e.g. from `trustnb.zoo.load_minilm`), layer index
+def minilm_mlp(model, # a HF BertModel (e.g. from `trustnb.zoo.load_minilm`)
+               layer:int=3, # layer index
+              )->nn.Sequential:
     "A frozen copy of BERT layer `layer`'s MLP as Sequential(Linear, GELU, Linear)."
     check_int(layer, 'layer', lo=0, hi=len(model.encoder.layer) - 1); L = model.encoder.layer[layer]
     act = nn.GELU() if model.config.hidden_act == 'gelu' else copy.deepcopy(L.intermediate.intermediate_act_fn)
     return nn.Sequential(copy.deepcopy(L.intermediate.dense), act, copy.deepcopy(L.output.dense)).requires_grad_(False).eval()
 
-def mlp_io(tok, model, texts:list, layer:int=3, max_length:int=32)->tuple: # tokenizer, BertModel, texts
+def mlp_io(tok, # the model's tokenizer
+           model, # a HF BertModel
+           texts:list, # input texts
+           layer:int=3, # layer index
+           max_length:int=32, # tokens per text (truncation)
+          )->tuple:
     "Inputs and outputs (n_tokens, d) of layer `layer`'s MLP on the non-padding tokens of `texts`."
     from trustnb.hooks import capture
     if isinstance(texts, str) or not len(texts): raise ValueError("`texts` must be a non-empty list of strings")
@@ -181,9 +253,11 @@ def mlp_io(tok, model, texts:list, layer:int=3, max_length:int=32)->tuple: # tok
     return cap[p_in + ':in'][m], cap[p_out][m]
 
 # %% ../../nbs/13_sae.jacobian.ipynb #18d94f4a
-def reinit_mlp(mlp:nn.Sequential, seed:int=0)->nn.Sequential:
+def reinit_mlp(mlp:nn.Sequential, # Sequential(Linear, activation, Linear)
+               seed:int|np.random.Generator|None=0, # permutation seed
+              )->nn.Sequential:
     "A copy of `mlp` with every weight and bias tensor's entries randomly permuted (same scale, no learned structure)."
-    g, out = torch_generator(seed), copy.deepcopy(mlp)
+    _mlp_parts(mlp); g, out = torch_generator(seed), copy.deepcopy(mlp)
     with torch.no_grad():
         for p in out.parameters(): p.copy_(p.flatten()[torch.randperm(p.numel(), generator=g)].view_as(p))
     return out
@@ -208,7 +282,7 @@ def _text_corpus(n:int=300, seed:int=0)->list:
 # %% ../../nbs/13_sae.jacobian.ipynb #d40af618
 def _jsae_run(X:Tensor, mlp, lam:float, n_latents:int, k:int, steps:int, batch_size:int, jac_rows:int, lr:float, seed:int, test:Tensor):
     "Train one JSAE on MLP inputs `X`; held-out FVUs and Jacobian sparsity on `test`."
-    js = JacobianSAE(mlp, X.shape[1], mlp[2].out_features, n_latents, k, lam=lam, jac_rows=jac_rows, seed=seed)
+    js = JacobianSAE(mlp, X.shape[1], mlp[2].out_features, n_latents, k, jacobian_coeff=lam, jac_rows=jac_rows, seed=seed)
     train_jsae(js, X, steps=steps, batch_size=batch_size, lr=lr, seed=seed)
     with torch.no_grad(): o = js(test)
     return js, dict(fvu_x=fvu(test, o.x_hat), fvu_y=fvu(o.y, o.y_hat), sparsity=jacobian_sparsity(o.J), J=o.J)
@@ -229,10 +303,18 @@ def _jsae_experiment(n_texts:int=300, lam:float=2.0, n_latents:int=512, k:int=8,
        claim='On a MiniLM MLP, a JSAE\'s Jacobian has at most half the share of |J| > 0.01 of an independent SAE pair, at ≤ 0.05 higher FVU per SAE, and is sparser on the trained MLP than on a re-initialised one.',
        metric='share of active Jacobian entries with |J| > 0.01 on held-out tokens (lower is sparser)',
        baseline='independently trained TopK SAE pair (λ = 0), same sizes and steps')
-def jacobian_sae_claim(lam:float=2.0, steps:int=600, batch_size:int=256, n_latents:int=512, k:int=8, n_texts:int=300,
-                       jac_rows:int=32, lr:float=1e-3, seed:int=0):
+def jacobian_sae_claim(jacobian_coeff:float=2.0, # Jacobian penalty λ
+                       steps:int=600, # optimizer steps
+                       batch_size:int=256, # rows per step
+                       n_latents:int=512, # latents per SAE
+                       k:int=8, # active latents per SAE
+                       n_texts:int=300, # sentences fed to MiniLM
+                       jac_rows:int=32, # rows per batch for the Jacobian penalty
+                       lr:float=1e-3, # Adam learning rate
+                       seed:int=0, # seed
+                      ):
     "JSAE vs an independent SAE pair (and vs a re-initialised MLP) on MiniLM layer 3; held-out sparsity and FVU."
-    runs, te = _jsae_experiment(n_texts, lam, n_latents, k, steps, batch_size, jac_rows, lr, seed); jacobian_sae_claim.last = dict(runs=runs, test=te)
+    runs, te = _jsae_experiment(n_texts, jacobian_coeff, n_latents, k, steps, batch_size, jac_rows, lr, seed); jacobian_sae_claim.last = dict(runs=runs, test=te)
     p, j, r = (runs[n][1] for n in ('pair', 'jsae', 'jsae_random'))
     holds = (j['sparsity'].frac_above <= 0.5 * p['sparsity'].frac_above and j['fvu_x'] <= p['fvu_x'] + 0.05
              and j['fvu_y'] <= p['fvu_y'] + 0.05 and j['sparsity'].density < r['sparsity'].density)

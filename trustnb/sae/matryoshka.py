@@ -12,49 +12,74 @@ import matplotlib.pyplot as plt
 import torch
 from torch import Tensor
 import torch.nn.functional as F
-from ..core import Result, check_int, check_choice, check_type, to_tensor, progress
-from .core import (SAE, SAEOutput, TopKSAE, ReluSAE, BatchTopKSAE, register_sae, aux_k_loss, topk_codes,
+from ..core import Result, check_int, check_choice, check_type, check_array, check_positive, to_tensor, to_numpy, progress
+from .core import (SAE, SAEOutput, TopKSAE, ReluSAE, BatchTopKSAE, register_sae, _aux_k_loss, _topk_codes, _like_input, _k_aux_default, _seed_int,
                               train_sae, fvu, l0, _check_x)
 from ..data import make_sparse_dictionary
 from ..repro import claim
 
 # %% auto #0
-__all__ = ['level_weights', 'MatryoshkaSAE', 'PrefixMatryoshkaSAE', 'Frontier', 'frontier', 'matryoshka_claim', 'plot_frontier']
+__all__ = ['level_weights', 'default_ks', 'MatryoshkaSAE', 'PrefixMatryoshkaSAE', 'Frontier', 'frontier', 'matryoshka_claim',
+           'plot_frontier']
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #857ec4e5
-def level_weights(m:int, weighting:str='uniform')->Tensor: # number of levels; 'uniform' (UW) or 'reverse' (RW)
+def level_weights(m:int, # number of levels
+                  weighting:str='uniform', # 'uniform' (UW) or 'reverse' (RW)
+                 )->Tensor:
     "Loss weights $\\alpha$ of the `m` levels, summing to 1: UW equal, RW $\\propto 1/i$ (sparsest level heaviest)."
     check_int(m, 'm', lo=1); check_choice(weighting, 'weighting', ('uniform', 'reverse'))
     a = torch.ones(m) if weighting == 'uniform' else 1 / torch.arange(1, m + 1, dtype=torch.float32)
     return a / a.sum()
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #9262f82c
+def default_ks(d_in:int, # input width
+               n_latents:int, # dictionary size
+              )->tuple:
+    "Default MSAE levels: four powers of two ending at the largest one ≤ `d_in`/2 (never reaching the input width)."
+    check_int(d_in, 'd_in', lo=1); check_int(n_latents, 'n_latents', lo=1)
+    top = 2 ** int(math.floor(math.log2(max(1, min(d_in // 2, n_latents)))))
+    return tuple(sorted({max(1, top >> s) for s in (3, 2, 1, 0)}))
+
 @register_sae('matryoshka')
 class MatryoshkaSAE(SAE):
     "MSAE (Zaigrajew et al. 2025): one dictionary trained under nested TopK levels `ks`; ReLU or any-k inference."
-    def __init__(self, d_in:int, n_latents:int, # input width, dictionary size
-                 ks=(8, 16, 32, 64), # nested TopK levels k_1 < ... < k_m
+    def __init__(self,
+                 d_in:int, # input width
+                 n_latents:int, # dictionary size
+                 ks=None, # nested TopK levels k_1 < ... < k_m (default: `default_ks(d_in, n_latents)`)
                  weighting:str='uniform', # 'uniform' (UW) or 'reverse' (RW)
                  balance:bool=True, # divide each level's loss by its detached value (see above)
-                 seed:int=0):
+                 seed:int|np.random.Generator|None=0, # seed of the initialisation
+                ):
         super().__init__(d_in, n_latents, seed)
-        if isinstance(ks, (int, np.integer)) or not len(ks): raise ValueError(f"`ks` must be a non-empty sequence of ints, got {ks!r}")
+        if ks is None: ks = default_ks(d_in, n_latents)
+        if isinstance(ks, (int, np.integer, str, float)) or not hasattr(ks, '__len__') or not len(ks): raise TypeError(f"`ks` must be a non-empty sequence of ints, got {ks!r}")
         ks = tuple(sorted({check_int(k, 'ks', lo=1, hi=n_latents) for k in ks}))
+        check_type(balance, 'balance', bool)
         self.ks, self.weighting, self.balance = ks, check_choice(weighting, 'weighting', ('uniform', 'reverse')), bool(balance)
         self.register_buffer('alpha', level_weights(len(ks), weighting))
         self.config.update(ks=list(ks), weighting=weighting, balance=bool(balance))
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #90011acc
-def _msae_encode(self, x, k:int|None=None)->Tensor: # input (n, d_in); None = ReLU inference, int = TopK inference
+def _msae_encode(self,
+                 x, # input (n, d_in); numpy in gives numpy out (no grad), a tensor gives a tensor on its device
+                 k:int|None=None, # None = ReLU inference; an int = TopK inference with that k
+                )->Tensor:
     "Codes of `x`: ReLU inference (`k=None`) or the `k` largest ReLU pre-activations."
-    pre = self.pre_acts(_check_x(self, x))
-    return F.relu(pre) if k is None else topk_codes(pre, check_int(k, 'k', lo=1, hi=self.n_latents))
+    if k is not None: check_int(k, 'k', lo=1, hi=self.n_latents)
+    with torch.set_grad_enabled(isinstance(x, Tensor) and torch.is_grad_enabled()):
+        pre = self.pre_acts(_check_x(self, x))
+        return _like_input(F.relu(pre) if k is None else _topk_codes(pre, k), x)
 
 MatryoshkaSAE.encode = _msae_encode
-MatryoshkaSAE.activation = lambda self, pre: F.relu(pre)
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #7260c4ad
-def _msae_forward(self, x, dead_mask:Tensor|None=None, aux_coeff:float=1/32, k_aux:int|None=None):
+def _msae_forward(self,
+                  x, # input (n, d_in)
+                  dead_mask:Tensor|None=None, # bool (n_latents,) dead latents (training only)
+                  aux_coeff:float=1/32, # AuxK weight
+                  k_aux:int|None=None, # AuxK's k (default: a power of 2 near d_in/2)
+                 )->SAEOutput:
     "Nested TopK losses $\\sum_i \\alpha_i \\lVert x - \\hat x_{k_i}\\rVert^2$ (balanced or not) plus AuxK on the largest level."
     x = _check_x(self, x); pre = self.pre_acts(x)
     v, idx = pre.topk(self.ks[-1], dim=-1); v = F.relu(v)
@@ -64,10 +89,9 @@ def _msae_forward(self, x, dead_mask:Tensor|None=None, aux_coeff:float=1/32, k_a
         L = losses[f'recon_k{k}'] = ((x_hat - x) ** 2).sum(-1).mean()
         total = total + a * (L / L.detach().clamp_min(1e-12) if self.balance else L)
     if dead_mask is not None and aux_coeff > 0:
-        k_aux = k_aux or 2 ** max(0, round(math.log2(max(1, self.d_in // 2))))
-        losses['aux'] = aux_coeff * aux_k_loss(self, x, x_hat, pre, dead_mask, k_aux)
+        losses['aux'] = aux_coeff * _aux_k_loss(self, x, x_hat, pre, dead_mask, k_aux or _k_aux_default(self.d_in))
         total = total + (losses['aux'] / L.detach().clamp_min(1e-12) if self.balance else losses['aux'])
-    return SAEOutput(x_hat, torch.zeros_like(pre).scatter_(-1, idx, v), total, losses, pre)
+    return SAEOutput(x_hat, torch.zeros_like(pre).scatter_(-1, idx, v), total, losses, pre, (v, idx))
 
 MatryoshkaSAE.forward = _msae_forward
 
@@ -75,17 +99,29 @@ MatryoshkaSAE.forward = _msae_forward
 @register_sae('prefix_matryoshka')
 class PrefixMatryoshkaSAE(BatchTopKSAE):
     "Matryoshka SAE of Bussmann et al. 2025: nested dictionary prefixes `prefixes` under one BatchTopK code."
-    def __init__(self, d_in:int, n_latents:int, k:int, # input width, dictionary size, mean active latents
+    def __init__(self,
+                 d_in:int, # input width
+                 n_latents:int, # dictionary size
+                 k:int, # mean active latents per input
                  prefixes=None, # increasing prefix sizes ending at n_latents (default: n_latents/8, /4, /2, 1)
-                 momentum:float=0.99, seed:int=0):
+                 momentum:float=0.99, # running-average momentum of the inference threshold
+                 seed:int|np.random.Generator|None=0, # seed of the initialisation
+                ):
         super().__init__(d_in, n_latents, k, momentum, seed)
-        prefixes = list(prefixes) if prefixes is not None else sorted({max(1, n_latents // f) for f in (8, 4, 2, 1)})
+        if prefixes is not None and (isinstance(prefixes, (str, int, float)) or not hasattr(prefixes, '__len__') or not len(prefixes)):
+            raise TypeError(f"`prefixes` must be a non-empty sequence of ints, got {prefixes!r}")
+        prefixes = [check_int(p, 'prefixes', lo=1) for p in prefixes] if prefixes is not None else sorted({max(1, n_latents // f) for f in (8, 4, 2, 1)})
         if any(b <= a for a, b in zip(prefixes, prefixes[1:])) or prefixes[-1] != n_latents or prefixes[0] < 1:
             raise ValueError(f"`prefixes` must increase strictly and end at n_latents={n_latents}, got {prefixes}")
         self.prefixes = [int(p) for p in prefixes]; self.config['prefixes'] = self.prefixes
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #a5985fee
-def _prefix_forward(self, x, dead_mask:Tensor|None=None, aux_coeff:float=1/32, k_aux:int|None=None):
+def _prefix_forward(self,
+                    x, # input (n, d_in)
+                    dead_mask:Tensor|None=None, # bool (n_latents,) dead latents (training only)
+                    aux_coeff:float=1/32, # AuxK weight
+                    k_aux:int|None=None, # AuxK's k (default: a power of 2 near d_in/2)
+                   )->SAEOutput:
     "Sum over prefixes $m_j$ of $\\lVert x - (z_{:m_j} W_{dec,:m_j} + b_{dec})\\rVert^2$, plus AuxK on the full dictionary."
     x = _check_x(self, x); pre = self.pre_acts(x); z = self.activation(pre)
     losses, x_hat, start = {}, self.b_dec.expand_as(x), 0
@@ -93,8 +129,7 @@ def _prefix_forward(self, x, dead_mask:Tensor|None=None, aux_coeff:float=1/32, k
         x_hat = x_hat + z[:, start:m] @ self.W_dec[start:m]; start = m
         losses[f'recon_m{m}'] = ((x_hat - x) ** 2).sum(-1).mean()
     if dead_mask is not None and aux_coeff > 0:
-        k_aux = k_aux or 2 ** max(0, round(math.log2(max(1, self.d_in // 2))))
-        losses['aux'] = aux_coeff * aux_k_loss(self, x, x_hat, pre, dead_mask, k_aux)
+        losses['aux'] = aux_coeff * _aux_k_loss(self, x, x_hat, pre, dead_mask, k_aux or _k_aux_default(self.d_in))
     return SAEOutput(x_hat, z, sum(losses.values()), losses, pre)
 
 PrefixMatryoshkaSAE.forward = _prefix_forward
@@ -113,19 +148,34 @@ def _eval(sae, X, k=None):
         return l0(z), fvu(X, sae.decode(z))
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #cca641b6
-def frontier(X, n_latents:int, ks=(8, 16, 32), # activations (n, d), dictionary size, the k levels
-             l1_coeffs=(0.3, 1.0), steps:int=500, # ReLU-L1 sweep; optimizer steps for every model
+def frontier(X, # activations (n, d)
+             n_latents:int, # dictionary size of every model
+             ks=(8, 16, 32), # the k levels (MSAE's set; one TopK SAE per k)
+             l1_coeffs=(0.3, 1.0), # ReLU-L1 sweep
+             steps:int=500, # optimizer steps for every model
              variants:dict|None=None, # name -> MatryoshkaSAE kwargs (default: UW and RW, balanced)
-             lr:float=3e-3, batch_size:int=256, seed:int=0, X_eval=None)->Frontier:
-    "Train MSAE variants, TopK SAEs at each k and ReLU-L1 SAEs across λ with one budget; tabulate the frontier."
-    X = to_tensor(X); X_eval = X if X_eval is None else to_tensor(X_eval); d = X.shape[1]; ks = tuple(sorted(ks))
+             lr:float=3e-3, # Adam learning rate
+             batch_size:int=256, # rows per step
+             seed:int=0, # initialisation and shuffling seed
+             X_eval=None, # held-out activations for the table (default: `X`)
+             topk_steps:int|None=None, # steps for the TopK baselines (default `steps`; more = closer to convergence)
+            )->Frontier:
+    "Train MSAE variants, TopK SAEs at each k and ReLU-L1 SAEs across λ; tabulate the frontier."
+    X = to_tensor(check_array(X, 'X', ndim=2)); X_eval = X if X_eval is None else to_tensor(check_array(X_eval, 'X_eval', ndim=2, n_cols=X.shape[1])); d = X.shape[1]
+    check_int(n_latents, 'n_latents', lo=1); check_int(steps, 'steps', lo=1); check_int(seed, 'seed', lo=0)
+    if isinstance(ks, (int, str, float)) or not hasattr(ks, '__len__') or not len(ks): raise TypeError(f"`ks` must be a non-empty sequence of ints, got {ks!r}")
+    ks = tuple(sorted({check_int(k, 'ks', lo=1, hi=n_latents) for k in ks}))
+    check_type(l1_coeffs, 'l1_coeffs', (tuple, list))
+    for c in l1_coeffs: check_positive(c, 'l1_coeffs')
+    if variants is not None: check_type(variants, 'variants', dict)
+    topk_steps = steps if topk_steps is None else check_int(topk_steps, 'topk_steps', lo=1)
     variants = variants or {'MSAE-UW': dict(weighting='uniform'), 'MSAE-RW': dict(weighting='reverse')}
-    fit = lambda s: (train_sae(s.to(X.device), X, steps=steps, lr=lr, batch_size=batch_size, seed=seed), s)[1]
+    fit = lambda s, n=steps: (train_sae(s.to(X.device), X, steps=n, lr=lr, batch_size=batch_size, seed=seed), s)[1]
     rows, models = [], {}
     for name, kw in variants.items():
         s = models[name] = fit(MatryoshkaSAE(d, n_latents, ks=ks, seed=seed, **kw))
         rows += [(name, f'k={k}', *_eval(s, X_eval, k)) for k in ks] + [(name + ' (ReLU)', 'relu', *_eval(s, X_eval))]
-    for k in ks: models[f'TopK-{k}'] = s = fit(TopKSAE(d, n_latents, k=k, seed=seed)); rows.append(('TopK', f'k={k}', *_eval(s, X_eval)))
+    for k in ks: models[f'TopK-{k}'] = s = fit(TopKSAE(d, n_latents, k=k, seed=seed), topk_steps); rows.append(('TopK', f'k={k}', *_eval(s, X_eval)))
     for lam in l1_coeffs: models[f'ReLU-L1-{lam}'] = s = fit(ReluSAE(d, n_latents, l1_coeff=lam, seed=seed)); rows.append(('ReLU-L1', f'λ={lam}', *_eval(s, X_eval)))
     T = pd.DataFrame(rows, columns=['method', 'setting', 'l0', 'fvu'])
     top = T[T.method == 'TopK'].set_index('setting').fvu
@@ -148,7 +198,10 @@ def _msae_at_l0(F_, name, l0_max):
 @claim('matryoshka_sae', paper='Zaigrajew, Baniecki, Biecek, "Interpreting CLIP with Hierarchical Sparse Autoencoders", ICML 2025, arXiv 2502.20578',
        claim='One MSAE lies below the FVU-L0 frontier of ReLU-L1 SAEs at every λ, and at the upper half of its k set matches or beats TopK SAEs trained separately at each k (FVU ratio ≤ 1.05). This is an equal-budget comparison (300 steps each): the dedicated TopK SAEs at k ≥ d/2 have not converged at that budget, so the upper-k ratios do not show that MSAE beats a converged TopK SAE.',
        metric="FVU of MSAE-UW at the largest k ≤ the L0 of ReLU-L1 (λ=1) (lower is better)", baseline='ReLU-L1 SAE (λ=1) at its own L0')
-def matryoshka_claim(seed:int=0, steps:int=300):
+def matryoshka_claim(seed:int=0, # data, initialisation and shuffling seed
+                     steps:int=300, # optimizer steps for every model
+                    ):
+    "MSAE vs TopK-per-k and ReLU-L1 SAEs on planted sparse data (see the page)."
     F_ = matryoshka_claim.last = _msae_experiment(seed, steps); T, R = F_.table, F_.ratios # `.last`: the trained models, for plots
     relu = T[T.method == 'ReLU-L1']
     below = [(_msae_at_l0(F_, 'MSAE-UW', r.l0), r.fvu) for r in relu.itertuples()]
@@ -159,8 +212,12 @@ def matryoshka_claim(seed:int=0, steps:int=300):
                 ratios_uw_raw=R['MSAE-UW-raw'].round(3).to_dict())
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #290cf7e0
-def plot_frontier(F_:Frontier, ax=None, floor:float=1e-4):
+def plot_frontier(F_:Frontier, # a `frontier` result
+                  ax=None, # matplotlib axes (default: the current ones)
+                  floor:float=1e-4, # FVU values below this are drawn at it (log scale)
+                 ):
     "Plot FVU against L0 for every method of a `Frontier` (log y, FVU clipped at `floor`)."
+    check_type(F_, 'F_', Frontier); check_positive(floor, 'floor')
     ax = ax or plt.gca(); style = {'TopK': 'ks--', 'ReLU-L1': 'v:'}
     for name, g in F_.table.groupby('method', sort=False):
         if name.endswith('(ReLU)'): ax.plot(g.l0, g.fvu.clip(lower=floor), '*', ms=11, label=name); continue

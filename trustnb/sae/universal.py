@@ -9,39 +9,75 @@ import numpy as np
 import torch
 from torch import nn, Tensor
 from scipy.optimize import linear_sum_assignment
-from ..core import Result, check_int, check_type, check_array, to_tensor, torch_generator
+import warnings
+from dataclasses import field
+from ..core import Result, check_int, check_type, check_array, check_in_range, check_seed, to_tensor, to_numpy, torch_generator
 from ..repro import claim
-from .core import TopKSAE, SAE, SAEOutput, SAEHistory, aux_k_loss, train_sae, fvu
+from .core import TopKSAE, SAE, SAEOutput, SAEHistory, _aux_k_loss, train_sae, fvu, register_sae, _seed_int
 
 # %% auto #0
-__all__ = ['UniversalSAE', 'train_usae', 'R2Matrix', 'cross_r2_matrix', 'match_latents', 'CoFiring', 'cofiring',
+__all__ = ['UniversalSAE', 'USAEOutput', 'train_usae', 'R2Matrix', 'cross_r2_matrix', 'match_latents', 'CoFiring', 'cofiring',
            'universal_sae_claim']
 
 # %% ../../nbs/12_sae.universal.ipynb #5610a758
+@register_sae('universal')
 class UniversalSAE(nn.Module):
-    "One shared TopK code space with an encoder and a decoder per model: `encode(name, x)`, `decode(name, z)`."
-    def __init__(self, dims:dict, # model name -> activation width d_k
-                 n_latents:int, k:int, # shared dictionary size m, latents kept per input
-                 seed:int=0): # initialisation seed (model i uses seed + i)
+    "One shared TopK code space with an encoder and a decoder per model: `encode(x, name=...)`, `decode(z, name=...)`."
+    def __init__(self,
+                 d_in:dict|None=None, # model name -> activation width d_name (formerly `dims`)
+                 n_latents:int|None=None, # shared dictionary size m
+                 k:int|None=None, # latents kept per input
+                 seed:int|np.random.Generator|None=0, # initialisation seed (model i uses seed + i)
+                 dims:dict|None=None, # deprecated alias of `d_in`
+                ):
         super().__init__()
-        check_type(dims, 'dims', dict)
-        if len(dims) < 2: raise ValueError(f"`dims` must name at least 2 models, got {list(dims)}")
-        self.names, self.n_latents, self.k = [str(n) for n in dims], check_int(n_latents, 'n_latents', lo=1), check_int(k, 'k', lo=1, hi=n_latents)
-        self.saes = nn.ModuleDict({str(n): TopKSAE(check_int(d, f'dims[{n!r}]', lo=1), n_latents, k, seed=seed + i) for i, (n, d) in enumerate(dims.items())})
-        self.dims, self.seed, self.step_all_decoders = {n: int(d) for n, d in dims.items()}, seed, True
+        if dims is not None:
+            warnings.warn("UniversalSAE(dims=...) is deprecated; use d_in=...", DeprecationWarning, stacklevel=2)
+            if d_in is not None: raise TypeError("give `d_in` (formerly `dims`), not both")
+            d_in = dims
+        if d_in is None or n_latents is None or k is None: raise TypeError("UniversalSAE needs `d_in`, `n_latents` and `k`")
+        check_type(d_in, 'd_in', dict)
+        if len(d_in) < 2: raise ValueError(f"`d_in` must name at least 2 models, got {list(d_in)}")
+        self.names, self.n_latents, self.k = [str(n) for n in d_in], check_int(n_latents, 'n_latents', lo=1), check_int(k, 'k', lo=1, hi=n_latents)
+        seed = _seed_int(seed)
+        self.saes = nn.ModuleDict({str(n): TopKSAE(check_int(d, f'd_in[{n!r}]', lo=1), n_latents, k, seed=seed + i) for i, (n, d) in enumerate(d_in.items())})
+        self.d_in, self.seed, self.step_all_decoders = {str(n): int(d) for n, d in d_in.items()}, seed, True
         self.unit_norm_decoder, self._gen = False, torch_generator(seed)  # decoders are renormalised in `forward`
+    @property
+    def dims(self)->dict:
+        "Deprecated alias of `d_in`."
+        warnings.warn("UniversalSAE.dims is deprecated; use .d_in", DeprecationWarning, stacklevel=2); return self.d_in
+    def get_config(self)->dict:
+        "Constructor arguments, for `save_sae`."
+        return dict(d_in=dict(self.d_in), n_latents=self.n_latents, k=self.k, seed=self.seed)
 
 # %% ../../nbs/12_sae.universal.ipynb #970ebdbc
 def _sae(self, name:str)->TopKSAE:
-    if name not in self.saes: raise ValueError(f"`name`={name!r} is not a model of this UniversalSAE; known: {self.names}")
+    if not isinstance(name, str) or name not in self.saes: raise ValueError(f"`name`={name!r} is not a model of this UniversalSAE; known: {self.names}")
     return self.saes[name]
 
-def _encode(self, name:str, x)->Tensor: # model name, its activations (n, d_name) -> shared codes (n, n_latents)
+def _old_order(x, name, verb):
+    "Accept the deprecated `encode(name, x)` / `decode(name, z)` order with a warning."
+    if isinstance(x, str) and not isinstance(name, str) and name is not None:
+        warnings.warn(f"UniversalSAE.{verb}(name, x) is deprecated; call {verb}(x, name=...)", DeprecationWarning, stacklevel=3)
+        return name, x
+    if name is None: raise TypeError(f"UniversalSAE.{verb} needs `name=` (which model's encoder/decoder)")
+    return x, name
+
+def _encode(self,
+            x, # model `name`'s activations (n, d_name); numpy in gives numpy out, a tensor gives a tensor on its device
+            name:str|None=None, # which model's encoder
+           )->Tensor: # shared codes (n, n_latents)
     "Shared sparse codes of model `name`'s activations `x`."
+    x, name = _old_order(x, name, 'encode')
     return self._sae(name).encode(x)
 
-def _decode(self, name:str, z)->Tensor: # model name, shared codes (n, n_latents) -> (n, d_name)
+def _decode(self,
+            z, # shared codes (n, n_latents); numpy in gives numpy out, a tensor gives a tensor on its device
+            name:str|None=None, # which model's decoder
+           )->Tensor: # (n, d_name)
     "Model `name`'s activations reconstructed from shared codes `z`."
+    z, name = _old_order(z, name, 'decode')
     return self._sae(name).decode(z)
 
 UniversalSAE._sae, UniversalSAE.encode, UniversalSAE.decode = _sae, _encode, _decode
@@ -69,33 +105,55 @@ def _renorm(self):
 UniversalSAE._batch, UniversalSAE._renorm = _batch, _renorm
 
 # %% ../../nbs/12_sae.universal.ipynb #f647d065
-def _forward(self, x:dict, # {model name: activations (n, d_name)}, rows aligned across models
+@dataclass(repr=False)
+class USAEOutput(Result):
+    "What `UniversalSAE.forward` returns: one shared code, every model's reconstruction from it, and the loss parts."
+    x_hat: dict # model name -> reconstruction (n, d_name) from the shared code
+    z: Tensor # shared sparse codes, (n, n_latents)
+    loss: Tensor # scalar training loss (sum of `losses`)
+    losses: dict = field(default_factory=dict) # named parts: 'recon' (Σ_j batch-FVU_j), 'aux'
+    pre: Tensor|None = None # the source encoder's pre-activations, (n, n_latents)
+    src: str = '' # the model whose encoder made the code
+    active: tuple|None = None # (values, indices) of the active codes, both (n, k)
+
+def _forward(self,
+             x:dict, # {model name: activations (n, d_name)}, rows aligned across models
              src:str|None=None, # model whose encoder makes the code; random (seeded) in training
-             dead_mask:Tensor|None=None, aux_coeff:float=1/32, k_aux:int|None=None): # AuxK, as in trustnb.sae.core
+             dead_mask:Tensor|None=None, # bool (n_latents,) dead latents (training only)
+             aux_coeff:float=1/32, # AuxK weight, as in trustnb.sae.core
+             k_aux:int|None=None, # AuxK's k (default 2k)
+            )->USAEOutput:
     "Encode model `src`'s batch, reconstruct every model from the shared code; loss = Σ_j batch-FVU_j (+ AuxK)."
     x = self._batch(x)
     if src is None:
         if not self.training: raise ValueError("`src` is required outside training (which model encodes?)")
         src = self.names[int(torch.randint(len(self.names), (1,), generator=self._gen))]
     if self.training: self._renorm()
-    s_i = self._sae(src); pre = s_i.pre_acts(x[src]); z = s_i.activation(pre); x_hat, rec, aux = {}, 0., 0.
+    s_i = self._sae(src); pre = s_i.pre_acts(x[src]); v, i = s_i.sparse_codes(pre); z = torch.zeros_like(pre).scatter_(-1, i, v)
+    x_hat, rec, aux = {}, 0., 0.
     for n, s in self.saes.items():
         W, b = (s.W_dec, s.b_dec) if (self.step_all_decoders or n == src or not self.training) else (s.W_dec.detach(), s.b_dec.detach())
         a = x[n]; x_hat[n] = z @ W + b; var = ((a - a.mean(0)) ** 2).sum(-1).mean().clamp_min(1e-12)
         rec = rec + ((x_hat[n] - a) ** 2).sum(-1).mean() / var
-        if dead_mask is not None and aux_coeff > 0: aux = aux + aux_k_loss(s, a, x_hat[n], pre, dead_mask, k_aux or 2 * self.k) / var
+        if dead_mask is not None and aux_coeff > 0: aux = aux + _aux_k_loss(s, a, x_hat[n], pre, dead_mask, k_aux or 2 * self.k) / var
     losses = {'recon': rec, **({'aux': aux_coeff * aux} if dead_mask is not None and aux_coeff > 0 else {})}
-    return SAEOutput(x_hat, z, sum(losses.values()), losses, pre)
+    return USAEOutput(x_hat, z, sum(losses.values()), losses, pre, src, (v, i))
 
 UniversalSAE.forward = _forward
 
 # %% ../../nbs/12_sae.universal.ipynb #33c8f3ab
-def train_usae(usae:UniversalSAE, acts:dict, # the USAE; {model name: activations (n, d_name)}, rows = same inputs
-               steps:int, lr:float=1e-3, batch_size:int=256, seed:int=0, # as in `train_sae`
+def train_usae(usae:UniversalSAE, # the USAE
+               acts:dict, # {model name: activations (n, d_name)}, rows = the same inputs
+               steps:int, # optimizer steps
+               lr:float=1e-3, # Adam learning rate
+               batch_size:int=256, # rows per step
+               seed:int|np.random.Generator|None=0, # shuffling and source-model seed
                step_all_decoders:bool=True, # False: only the source model's decoder learns each step
-               **kwargs)->SAEHistory: # more `train_sae` options (warmup, decay, aux_coeff, progress_bar, ...)
+               **kwargs, # more `train_sae` options (warmup, decay, aux_coeff, log_every, progress_bar, ...)
+              )->SAEHistory:
     "Train a `UniversalSAE` with the core training loop; a random source model per step."
-    check_type(usae, 'usae', UniversalSAE); acts = usae._batch(acts)
+    check_type(usae, 'usae', UniversalSAE); check_type(acts, 'acts', dict); check_type(step_all_decoders, 'step_all_decoders', bool); acts = usae._batch(acts)
+    seed = _seed_int(seed)
     with torch.no_grad():
         for n, s in usae.saes.items(): s.b_dec.copy_(acts[n].mean(0))
     usae.step_all_decoders, usae._gen = bool(step_all_decoders), torch_generator(seed)
@@ -112,38 +170,60 @@ class R2Matrix(Result):
     self_r2: float # mean diagonal entry (self-R²)
 
 def _codes(model, name, x):
-    with torch.no_grad(): return (model.encode(name, x) if isinstance(model, UniversalSAE) else model[name].encode(x))
+    with torch.no_grad(): return to_tensor(model.encode(x, name=name) if isinstance(model, UniversalSAE) else model[name].encode(x))
 
 def _dec(model, name, z):
-    with torch.no_grad(): return (model.decode(name, z) if isinstance(model, UniversalSAE) else model[name].decode(z))
+    with torch.no_grad(): return to_tensor(model.decode(z, name=name) if isinstance(model, UniversalSAE) else model[name].decode(z))
+
+def _check_family(model, acts, perms=None, name='model'):
+    "Validate a UniversalSAE or {name: SAE} dict, activations for each of its models, and `perms`; return the model names."
+    if isinstance(model, UniversalSAE): names = model.names
+    elif isinstance(model, dict) and model and all(isinstance(s, SAE) for s in model.values()): names = list(model)
+    else: raise TypeError(f"`{name}` must be a UniversalSAE or a non-empty dict {{name: SAE}}, got {type(model).__name__}")
+    check_type(acts, 'acts', dict)
+    missing = [n for n in names if n not in acts]
+    if missing: raise ValueError(f"`acts` lacks activations for models {missing}")
+    for n in names:
+        a = check_array(acts[n], f'acts[{n!r}]', ndim=2)
+        d = model.d_in[n] if isinstance(model, UniversalSAE) else model[n].d_in
+        if a.shape[1] != d: raise ValueError(f"`acts[{n!r}]` must have {d} columns, got shape {tuple(a.shape)}")
+    if len({len(acts[n]) for n in names}) != 1: raise ValueError("`acts`: every model needs the same number of rows (the same inputs)")
+    if perms is not None:
+        check_type(perms, 'perms', dict)
+        bad = [(i, j) for i in names for j in names if i != j and (i, j) not in perms]
+        if bad: raise ValueError(f"`perms` lacks the pairs {bad[:3]} (see `match_latents`)")
+    return names
 
 # %% ../../nbs/12_sae.universal.ipynb #02b42311
-def cross_r2_matrix(model, acts:dict, # a UniversalSAE, or {name: SAE}; {name: activations (n, d)} on the same inputs
+def cross_r2_matrix(model, # a UniversalSAE, or {name: SAE} trained independently
+                    acts:dict, # {name: activations (n, d_name)} on the same inputs
                     perms:dict|None=None, # for independent SAEs: {(i, j): index array} from `match_latents`
                    )->R2Matrix:
     "R² of reconstructing model j from model i's code, for every pair of models."
-    names = model.names if isinstance(model, UniversalSAE) else list(model)
+    names = _check_family(model, acts, perms)
     if not isinstance(model, UniversalSAE) and perms is None: raise ValueError("independent SAEs need `perms` (see `match_latents`)")
-    missing = [n for n in names if n not in acts]
-    if missing: raise ValueError(f"`acts` lacks activations for models {missing}")
     R = np.zeros((len(names), len(names)))
     for a, i in enumerate(names):
         z = _codes(model, i, acts[i])
         for b, j in enumerate(names):
-            zz = z if perms is None or i == j else z[:, perms[(i, j)]]
+            zz = z if perms is None or i == j else z[:, torch.as_tensor(perms[(i, j)])]
             R[a, b] = 1 - fvu(acts[j], _dec(model, j, zz))
     off = ~np.eye(len(names), dtype=bool)
     return R2Matrix(R, names, float(R[off].mean()), float(np.diag(R).mean()))
 
 # %% ../../nbs/12_sae.universal.ipynb #f8756d89
-def match_latents(saes:dict, acts:dict, # {name: SAE} trained independently; {name: activations} on the same inputs
+def match_latents(saes:dict, # {name: SAE} trained independently (same n_latents)
+                  acts:dict, # {name: activations (n, d_name)} on the same inputs
                  )->dict: # {(i, j): idx} so that codes_i[:, idx] is in SAE j's latent order
     "Hungarian matching of independent SAEs' latents by the correlation of their codes on the same inputs."
-    Z = {n: _codes(saes, n, acts[n]).double() for n in saes}
+    if isinstance(saes, UniversalSAE): raise TypeError("`saes` must be a dict {name: SAE} of independent SAEs (a UniversalSAE is aligned already)")
+    names = _check_family(saes, acts, name='saes')
+    if len({saes[n].n_latents for n in names}) != 1: raise ValueError("`saes` must all have the same n_latents")
+    Z = {n: _codes(saes, n, acts[n]).double() for n in names}
     Zs = {n: (z - z.mean(0)) / z.std(0).clamp_min(1e-8) for n, z in Z.items()}
     perms = {}
-    for i in saes:
-        for j in saes:
+    for i in names:
+        for j in names:
             if i == j: continue
             C = (Zs[i].T @ Zs[j] / len(Zs[i])).numpy()  # C[a, b]: corr of latent a of i with latent b of j
             r, c = linear_sum_assignment(-C); idx = np.zeros(C.shape[1], dtype=int); idx[c] = r
@@ -160,15 +240,18 @@ class CoFiring(Result):
     names: list # model names (rows of `counts`)
     frequent: np.ndarray # (m,) bool, fires on at least `min_freq` of inputs (in any model)
 
-def cofiring(model, acts:dict, perms:dict|None=None, # a UniversalSAE (or {name: SAE} + `match_latents` perms); activations
-             min_freq:float=0.005)->CoFiring: # latents rarer than this are flagged as not `frequent`
+def cofiring(model, # a UniversalSAE, or {name: SAE} with `perms`
+             acts:dict, # {name: activations (n, d_name)} on the same inputs
+             perms:dict|None=None, # for independent SAEs: `match_latents` output
+             min_freq:float=0.005, # latents rarer than this (share of inputs) are flagged as not `frequent`
+            )->CoFiring:
     "Co-fire proportion and firing entropy of every latent across the models."
-    names = model.names if isinstance(model, UniversalSAE) else list(model)
+    names = _check_family(model, acts, perms); check_in_range(min_freq, 'min_freq', 0, 1)
     F = []
     for n in names:
         z = _codes(model, n, acts[n])
-        if perms is not None and n != names[0]: z = z[:, perms[(n, names[0])]]
-        F.append((z > 0).numpy())
+        if perms is not None and n != names[0]: z = z[:, torch.as_tensor(perms[(n, names[0])])]
+        F.append((z > 0).cpu().numpy())
     F = np.stack(F); anyf, allf, counts = F.any(0).sum(0), F.all(0).sum(0), F.sum(1)
     p = counts / np.maximum(counts.sum(0), 1)
     ent = -(np.where(p > 0, p * np.log(np.where(p > 0, p, 1)), 0)).sum(0) / np.log(len(names))
@@ -210,8 +293,13 @@ def _usae_vs_independent(acts:dict, n_latents:int=256, k:int=8, steps:int=600, s
        claim='A USAE shared across three digits classifiers reconstructs each model from any other model\'s code (cross-R² ≥ Hungarian-matched independent TopK SAEs + 0.2) while its self-R² stays within 0.1 of the independent SAEs.',
        metric='cross-R² on held-out inputs: mean off-diagonal R² of encode-with-i, decode-with-j (higher is better)',
        baseline='independent TopK SAEs (same m, k, steps) matched pairwise by Hungarian assignment on code correlations')
-def universal_sae_claim(steps:int=600, n_latents:int=256, k:int=8, seed:int=0):
+def universal_sae_claim(steps:int=600, # optimizer steps per model
+                        n_latents:int=256, # dictionary size
+                        k:int=8, # active latents
+                        seed:int=0, # data split, initialisation and training seed
+                       ):
     "USAE vs Hungarian-matched independent TopK SAEs on three digits classifiers; held-out R² and co-firing."
+    check_int(steps, 'steps', lo=1); check_int(n_latents, 'n_latents', lo=1); check_int(k, 'k', lo=1, hi=n_latents); check_int(seed, 'seed', lo=0)
     acts, X = _digits_acts(seed=seed); n_digits = len(X) // 5  # rows are [digits, copy 1, ..., copy 4]: row i shows digit i % n_digits
     r = _usae_vs_independent(acts, n_latents, k, steps, seed, groups=torch.arange(len(X)) % n_digits)
     universal_sae_claim.last = dict(r, X_test=X[r['test_idx']])  # the trained models, for inspection
