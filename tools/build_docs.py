@@ -1,34 +1,105 @@
 """`make docs`: execute every notebook's default path, then render the site into _docs/.
-With Quarto on PATH this is nbdev_docs over the executed notebooks; without it, an HTML preview of every
-executed notebook with an index page, chapter navigation and the reproduction table."""
-import os, re, sys, json, html, shutil, subprocess, time
+
+1. Execute (tools/nbexec.py) and process each notebook with nbdev's docs processors (what `nbdev_docs` runs before
+   Quarto: show_doc signatures with docments tables, export source hidden, doc links). Both are cached under
+   _build/cache/, keyed by a hash of the notebook, the library source and the installed package versions (Quarto's
+   `freeze` idea): an unchanged notebook is not executed again. `--fresh` (`make docs FRESH=1`) runs them all.
+2. With Quarto on PATH: `nbdev_docs` over the executed notebooks. Without it: an HTML preview rendered from the
+   same processed notebooks, so the two differ only in styling; one sidebar source (nbs/sidebar.yml), equations
+   typeset by a KaTeX vendored from the npm registry at build time (pages work offline), and a client-side search
+   over page titles, headings and exported names.
+"""
+import os, re, sys, json, html, shutil, subprocess, time, hashlib, importlib.metadata
 from pathlib import Path
 from concurrent.futures import ProcessPoolExecutor
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'tools'))
-from nbexec import execute_into  # a module-level function: IPython replaces __main__ in the workers
+from nbexec import build_one  # a module-level function: IPython replaces __main__ in the workers
 BUILD, DOCS, NBS = ROOT / '_build', ROOT / '_docs', ROOT / 'nbs'
+CACHE, WORK = BUILD / 'cache', BUILD / 'work'
+KATEX = '0.16.47'  # pinned: the vendored math renderer (npm package `katex`)
 QUARTO_HINT = ("Quarto is not on PATH, so this is the HTML preview. For the full site install Quarto "
                "(https://quarto.org/docs/get-started/, e.g. the .deb or tarball for your OS) and run `make docs` again.")
 
+def notebooks(): return sorted(p for p in NBS.glob('*.ipynb') if not p.name.startswith(('_', '.')))
 
-def execute_all(workers=2):
-    nbs = sorted(p for p in NBS.glob('*.ipynb') if not p.name.startswith(('_', '.')))
-    shutil.rmtree(BUILD, ignore_errors=True); (BUILD / 'nbs').mkdir(parents=True)
-    failed = []
-    os.environ['TRUSTNB_REPRO_LOG'] = str(BUILD / 'repro.jsonl')
+# ---------------------------------------------------------------- 1. execute and process, with a cache
+def env_hash():
+    "Hash of what every notebook's run depends on besides itself: library source, installed packages, the runner."
+    h = hashlib.sha256()
+    for p in sorted((ROOT / 'trustnb').rglob('*.py')):
+        if '__pycache__' not in p.parts: h.update(str(p.relative_to(ROOT)).encode() + b'\0' + p.read_bytes())
+    dists = sorted({f"{d.metadata['Name']}=={d.version}".lower() for d in importlib.metadata.distributions() if d.metadata['Name']})
+    h.update('\n'.join(dists).encode())
+    for f in ['tools/nbexec.py']: h.update((ROOT / f).read_bytes())
+    from nbdev.config import get_config
+    h.update((get_config(path=ROOT).tst_flags + sys.version).encode())
+    return h.hexdigest()
+
+def nb_key(nb, env): return hashlib.sha256(Path(nb).read_bytes() + env.encode()).hexdigest()[:16]
+
+def execute_all(nbs, fresh=False, workers=2, run=None):
+    """Executed and processed notebooks into _build/nbs and _build/proc (from the cache where possible).
+    `run`: names of the notebooks to execute (default all); the others are processed without executing (quick checks)."""
+    global CACHE
+    if run is not None: CACHE = CACHE / 'partial'  # never mixed with full runs
+    env = env_hash()
+    keys = {nb.name: nb_key(nb, env) + ('' if run is None or nb.name in run else 'n') for nb in nbs}
+    shutil.rmtree(WORK, ignore_errors=True)
+    for d in ('nbs', 'proc'): shutil.rmtree(BUILD / d, ignore_errors=True); (BUILD / d).mkdir(parents=True)
+    CACHE.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault('OMP_NUM_THREADS', '1')  # one thread per worker: oversubscribed OpenMP threads crawl
-    with ProcessPoolExecutor(workers) as ex:
-        for name, ok, secs, err in ex.map(execute_into, nbs, [BUILD / 'nbs'] * len(nbs)):
-            print(f'{"ok  " if ok else "FAIL"} {secs:6.1f} s  {name}', flush=True)
-            if not ok: failed.append((name, err))
+    failed, n_ran = [], 0
+    todo = [nb for nb in nbs if fresh or not all((CACHE / f'{nb.stem}-{keys[nb.name]}{s}').exists() for s in ('.ipynb', '.proc.ipynb'))]
+    print(f'{len(nbs) - len(todo)} of {len(nbs)} notebooks unchanged (cached in {os.path.relpath(CACHE, ROOT)}); executing {len(todo)}'
+          + (' (FRESH)' if fresh else ''), flush=True)
+    if todo:
+        with ProcessPoolExecutor(min(workers, len(todo))) as ex:
+            futs = [ex.submit(build_one, nb, keys[nb.name], CACHE, WORK, fresh, run is None or nb.name in run) for nb in todo]
+            for f in futs:
+                name, status, secs, err = f.result()
+                n_ran += 1
+                print(f'{"ok  " if status != "FAIL" else "FAIL"} {secs:6.1f} s  {name}', flush=True)
+                if status == 'FAIL': failed.append((name, err))
+    for nb in nbs:
+        stem, key = nb.stem, keys[nb.name]
+        exe, proc = CACHE / f'{stem}-{key}.ipynb', CACHE / f'{stem}-{key}.proc.ipynb'
+        if not exe.exists(): exe, proc = WORK / 'exec' / nb.name, WORK / 'proc' / nb.name  # a failed run: show what it got
+        if exe.exists(): shutil.copy(exe, BUILD / 'nbs' / nb.name)
+        if proc.exists(): shutil.copy(proc, BUILD / 'proc' / nb.name)
     for name, err in failed: print(f'\n--- {name} failed ---\n{err}')
-    return nbs, failed
+    (BUILD / 'keys.json').write_text(json.dumps(keys, indent=1))
+    return failed, n_ran
 
+def repro_rows():
+    "The last logged run of each claim the library registers, read from the cached runs of the current notebooks."
+    keys = json.loads((BUILD / 'keys.json').read_text()) if (BUILD / 'keys.json').exists() else {}
+    rows = {}
+    for name, key in sorted(keys.items()):
+        log = CACHE / f'{Path(name).stem}-{key}.repro.jsonl'
+        if log.exists():
+            for line in log.read_text().splitlines():
+                r = json.loads(line); rows[r['key']] = r
+    from trustnb import repro  # only claims the library registers (notebooks may demo throwaway ones)
+    repro.discover()
+    return [rows[k] for k in sorted(rows) if k in repro.REGISTRY]
+
+def repro_html(rows):
+    head = ('<h1 id="reproductions">Reproductions</h1><p>Each method registers its paper\'s headline claim with the reproduction '
+            'registry (<code>trustnb.repro</code>). These numbers were measured by the notebooks\' default paths when each '
+            'notebook was last executed for this site (runs are cached until the notebook, the library or an installed '
+            'package changes). Rerun them from a plain install with <code>python -m trustnb.repro</code>.</p>')
+    if not rows: return head + '<p>No claims were run.</p>'
+    cols = ['key', 'paper', 'claim', 'metric', 'baseline', 'method_value', 'baseline_value', 'holds', 'seconds']
+    fmt = lambda v: f'{v:.4g}' if isinstance(v, float) else html.escape(str(v))
+    trs = ''.join('<tr>' + ''.join(f'<td>{fmt(r[c])}</td>' for c in cols) + '</tr>' for r in rows)
+    return head + '<table class="dataframe"><tr>' + ''.join(f'<th>{c}</th>' for c in cols) + f'</tr>{trs}</table>'
+
+# ---------------------------------------------------------------- 2a. the preview: rendering processed notebooks
 def page_name(nb_name): return re.sub(r'^\d+[a-zA-Z0-9]*_', '', Path(nb_name).stem.lower()) + '.html'
 
 def sidebar():
-    "[(section, [(title, notebook file)])] from nbs/sidebar.yml (hand-written, grouped by chapter)."
+    "[(section, [(title, notebook file)])] from nbs/sidebar.yml (hand-written, grouped by chapter): the one sidebar source."
     import yaml
     items = yaml.safe_load((NBS / 'sidebar.yml').read_text())['website']['sidebar']['contents']
     out = [('', [('Home', 'index.ipynb')])]
@@ -39,7 +110,9 @@ def sidebar():
     return out
 
 def nav_html(current):
-    parts = ['<nav class="tnb-nav"><div class="tnb-brand"><a href="index.html">trustnb</a></div>']
+    parts = ['<nav class="tnb-nav"><div class="tnb-brand"><a href="index.html">trustnb</a></div>',
+             '<input id="tnb-q" type="search" placeholder="Search titles, headings, API" autocomplete="off">'
+             '<div id="tnb-res"></div>']
     for sec, entries in sidebar():
         if sec: parts.append(f'<div class="tnb-sec">{html.escape(sec)}</div>')
         for title, href in entries:
@@ -48,90 +121,232 @@ def nav_html(current):
             parts.append(f'<a{cls} href="{page}">{html.escape(title)}</a>')
     return '\n'.join(parts) + '</nav>'
 
-CSS = """<style>.tnb-nav{position:fixed;top:0;left:0;bottom:0;width:230px;overflow:auto;background:#f6f7f9;border-right:1px solid #ddd;
-padding:12px;font:14px system-ui,sans-serif;z-index:10}.tnb-nav a{display:block;padding:2px 6px;color:#234;text-decoration:none}
-.tnb-nav a.cur{background:#dde7f3;border-radius:4px}.tnb-sec{margin-top:10px;font-weight:600;color:#555}
-.tnb-brand a{font-size:18px;font-weight:700}.jp-InputPrompt,.jp-OutputPrompt{display:none!important}body{margin-left:250px!important}
-.tnb-banner{background:#fff8e1;border:1px solid #f0d98a;padding:6px 10px;margin:8px 0;font:13px system-ui}</style>"""
+def site_css():
+    from pygments.formatters import HtmlFormatter
+    return ("""body{margin:0;font:15px/1.55 system-ui,-apple-system,'Segoe UI',sans-serif;color:#212529}
+.tnb-nav{position:fixed;top:0;left:0;bottom:0;width:240px;overflow:auto;background:#f6f7f9;border-right:1px solid #ddd;padding:12px;font-size:14px;box-sizing:border-box}
+.tnb-nav a{display:block;padding:2px 6px;color:#234;text-decoration:none}.tnb-nav a.cur{background:#dde7f3;border-radius:4px}
+.tnb-sec{margin-top:10px;font-weight:600;color:#555}.tnb-brand a{font-size:19px;font-weight:700;padding:0 6px 6px}
+#tnb-q{width:100%;box-sizing:border-box;margin:4px 0;padding:4px 6px;border:1px solid #bbb;border-radius:4px}
+#tnb-res a{font-size:13px;border-bottom:1px solid #eee}#tnb-res small{color:#777;display:block}
+main{margin-left:260px;max-width:980px;padding:8px 24px 60px}
+.tnb-banner{background:#fff8e1;border:1px solid #f0d98a;padding:6px 10px;margin:8px 0;font-size:13px}
+.description{font-style:italic;font-size:125%;opacity:.7;margin-top:-8px}
+.cell{margin:0 0 1rem}.highlight{background:#f8f8f8;border-radius:4px}.highlight pre{padding:8px 10px;margin:0;overflow:auto;font-size:13px}
+.out{margin-left:.8rem;border-left:2px solid lightsalmon;padding-left:8px;overflow:auto}
+.out pre{margin:0;font-size:13px;white-space:pre-wrap}.out img{max-width:100%}.err pre{color:#a00}
+.tnb-src{float:right;font-size:smaller;margin:12px 0 0}.tnb-skipped{font-size:13px;color:#555;background:#f4f4f4;padding:4px 8px;border-radius:4px}
+table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top;font-size:13px}
+h1,h2,h3{line-height:1.25}h3{border-top:1px solid #eee;padding-top:10px}.katex-display{overflow-x:auto;overflow-y:hidden}
+.anchor-link{margin-left:6px;color:#bbb;text-decoration:none;visibility:hidden}h1:hover .anchor-link,h2:hover .anchor-link,h3:hover .anchor-link,h4:hover .anchor-link{visibility:visible}
+""" + HtmlFormatter(style='default').get_style_defs('.highlight') + '\n' + (NBS / 'styles.css').read_text())
 
-def strip_directives(nb):
-    "Drop `#| hide` cells and the export-only noise; remove directive lines from shown code (like nbdev's docs)."
+SITE_JS = r"""document.addEventListener('DOMContentLoaded', function () {
+  var main = document.querySelector('main');
+  if (window.renderMathInElement) {
+    renderMathInElement(main, {delimiters: [{left: '$$', right: '$$', display: true}, {left: '\\[', right: '\\]', display: true},
+      {left: '$', right: '$', display: false}, {left: '\\(', right: '\\)', display: false}],
+      ignoredTags: ['script', 'noscript', 'style', 'textarea', 'pre', 'code', 'option'], throwOnError: false});
+    document.body.setAttribute('data-math', 'katex');
+  } else document.body.setAttribute('data-math', 'missing');
+  var q = document.getElementById('tnb-q'), res = document.getElementById('tnb-res'), idx = window.TNB_INDEX || [];
+  function esc(s) { return s.replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; }); }
+  q.addEventListener('input', function () {
+    var t = q.value.trim().toLowerCase(); res.innerHTML = '';
+    if (t.length < 2) return;
+    var hits = [];
+    idx.forEach(function (e) {
+      var s = e.t.toLowerCase(), i = s.indexOf(t);
+      if (i >= 0) hits.push([(s === t ? 0 : i === 0 ? 1 : 2) * 10 + (e.k === 'page' ? 0 : e.k === 'api' ? 1 : 2), e]);
+    });
+    hits.sort(function (a, b) { return a[0] - b[0] || a[1].t.length - b[1].t.length; });
+    res.innerHTML = hits.slice(0, 25).map(function (h) { var e = h[1];
+      return '<a href="' + e.u + '">' + esc(e.t) + '<small>' + esc(e.k + ' · ' + e.p) + '</small></a>'; }).join('')
+      || '<small>no match</small>';
+  });
+});
+"""
+
+def _opts(src):
+    "Quarto cell options from leading `#| key: value` lines (what Quarto reads after nbdev's processing)."
+    opts = {}
+    for ln in src.splitlines():
+        m = re.match(r'\s*#\|\s*([\w-]+)\s*:\s*(.*)$', ln)
+        if m: opts[m.group(1)] = m.group(2).strip().lower()
+        elif not re.match(r'\s*#\|', ln): break
+    return opts
+
+def _code(src):
+    from pygments import highlight
+    from pygments.lexers import PythonLexer
+    from pygments.formatters import HtmlFormatter
+    src = re.sub(r'^\s*#\|.*\n?', '', src, flags=re.M).strip('\n')
+    return highlight(src, PythonLexer(), HtmlFormatter(cssclass='highlight')) if src else ''
+
+_ANSI = re.compile(r'\x1b\[[0-9;?]*[A-Za-z]|\r')
+def _md(text):
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+    text = re.sub(r'\)\{[^}\n]*\}', ')', text)  # pandoc link attributes ({target="_blank" ...}) that Quarto reads
+    out = markdown2html_mistune(text)
+    out = re.sub(r'<p>(<a href="[^"]*/blob/[^"]*">source</a>)</p>', r'<p class="tnb-src">\1</p>', out)  # show_doc's source link
+    return re.sub(r'href="https://trustnb\.github\.io/trustnb/([\w.\-]+\.html(#[^"]*)?)"', r'href="\1"', out)  # doc links stay local
+
+def _output(o, opts):
+    t = o.get('output_type')
+    if t == 'stream':
+        txt = _ANSI.sub('', ''.join(o.get('text', '')))
+        return f'<div class="out"><pre>{html.escape(txt)}</pre></div>' if txt.strip() else ''
+    if t == 'error': return f'<div class="out err"><pre>{html.escape(_ANSI.sub("", chr(10).join(o.get("traceback", []))))}</pre></div>'
+    d = o.get('data', {})
+    j = lambda k: ''.join(d[k]) if isinstance(d[k], list) else d[k]
+    if 'text/markdown' in d and opts.get('output') == 'asis': return _md(j('text/markdown'))  # show_doc
+    if 'text/html' in d: return f'<div class="out">{j("text/html")}</div>'
+    if 'image/png' in d: return f'<div class="out"><img alt="figure" src="data:image/png;base64,{j("image/png").strip()}"></div>'
+    if 'image/svg+xml' in d: return f'<div class="out">{j("image/svg+xml")}</div>'
+    if 'text/markdown' in d: return f'<div class="out">{_md(j("text/markdown"))}</div>'
+    if 'text/latex' in d: return f'<div class="out">{html.escape(j("text/latex"))}</div>'
+    if 'text/plain' in d: return f'<div class="out"><pre>{html.escape(_ANSI.sub("", j("text/plain")))}</pre></div>'
+    return ''
+
+def _slug(s): return re.sub(r'[^\w.\-]+', '-', re.sub(r'<[^>]+>', '', html.unescape(s)).strip().lower()).strip('-')
+
+def _anchor_headings(body):
+    "Give h1-h4 ids (Quarto's: lower-case text) so doc links and search results can point at them."
+    seen = set()
+    def sub(m):
+        tag, attrs, inner = m.groups()
+        attrs = re.sub(r'\s*id="[^"]*"', '', attrs)  # mistune's ids keep case; Quarto's (and nbdev's doc links) are lower-case
+        inner = re.sub(r'<a class="anchor-link"[^>]*>.*?</a>', '', inner, flags=re.S)
+        i = base = _slug(inner) or 'section'; n = 1
+        while i in seen: n += 1; i = f'{base}-{n}'
+        seen.add(i)
+        return f'<{tag}{attrs} id="{i}">{inner}<a class="anchor-link" href="#{i}">¶</a></{tag}>'
+    return re.sub(r'<(h[1-4])([^>]*)>(.*?)</\1>', sub, body, flags=re.S)
+
+def render_nb(path):
+    "(title, description, body html) of a processed notebook."
     import yaml
-    keep = []
-    for c in nb.cells:
-        src = c.source
-        if c.cell_type == 'raw' and src.lstrip().startswith('---'):  # nbdev's frontmatter: back to a title
-            fm = yaml.safe_load(src.strip().strip('-')) or {}
-            c.cell_type, c.source = 'markdown', f"# {fm.get('title', '')}" + (f"\n\n> {fm['description']}" if fm.get('description') else '')
-            keep.append(c); continue
-        if re.search(r'^\s*#\s*\|\s*hide\b', src, re.M) or 'nbdev_export' + '(' in src: continue
-        if re.search(r'^\s*#\s*\|\s*default_exp\b', src, re.M): continue
-        if c.cell_type == 'code': c.source = re.sub(r'^\s*#\s*\|.*\n?', '', src, flags=re.M)
-        keep.append(c)
-    nb.cells = keep
-    return nb
+    nb = json.loads(Path(path).read_text())
+    title, desc, parts = '', '', []
+    for c in nb['cells']:
+        src = ''.join(c['source'])
+        if c['cell_type'] == 'raw':
+            if src.lstrip().startswith('---'):
+                fm = yaml.safe_load(src.strip().strip('-')) or {}
+                title, desc = fm.get('title', title), fm.get('description', desc)
+            continue
+        if c['cell_type'] == 'markdown':
+            if 'AUTOGENERATED! DO NOT EDIT' in src: continue
+            if not title and src.startswith('# '):  # index.ipynb: title cell without frontmatter
+                lines = src.splitlines(); title = lines[0][2:].strip()
+                desc = ' '.join(l[2:] for l in lines[1:] if l.startswith('> ')); rest = '\n'.join(l for l in lines[1:] if not l.startswith('> '))
+                if rest.strip(): parts.append(_md(rest))
+                continue
+            parts.append(_md(src)); continue
+        opts = _opts(src)
+        if opts.get('include') == 'false': continue
+        cell = [] if opts.get('echo') == 'false' else [_code(src)]
+        if opts.get('output') != 'false': cell += [_output(o, opts) for o in c.get('outputs', [])]
+        cell = ''.join(cell)
+        if cell.strip(): parts.append(f'<div class="cell">{cell}</div>')
+    head = f'<h1 class="title">{html.escape(title)}</h1>' + (f'<p class="description">{_md(desc)[3:-5]}</p>' if desc else '')
+    return title, desc, _anchor_headings(head + '\n'.join(parts))
 
-def repro_rows():
-    log = BUILD / 'repro.jsonl'
-    rows = {}
-    if log.exists():
-        for line in log.read_text().splitlines():
-            r = json.loads(line); rows[r['key']] = r  # last run of each claim wins
-    from trustnb import repro  # only claims the library registers (notebooks may demo throwaway ones)
-    repro.discover()
-    return [rows[k] for k in sorted(rows) if k in repro.REGISTRY]
+def page(title, current, body, banner):
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">'
+            f'<title>{html.escape(title)} – trustnb</title><link rel="stylesheet" href="site.css">'
+            '<link rel="stylesheet" href="vendor/katex/katex.min.css"><script defer src="vendor/katex/katex.min.js"></script>'
+            '<script defer src="vendor/katex/contrib/auto-render.min.js"></script><script defer src="search.js"></script>'
+            '<script defer src="site.js"></script></head><body>'
+            + nav_html(current) + '<main>' + (f'<div class="tnb-banner">{html.escape(banner)}</div>' if banner else '')
+            + body + '</main></body></html>')
 
-def repro_html(rows):
-    head = ('<h1>Reproductions</h1><p>Each method registers its paper\'s headline claim with the reproduction registry '
-            '(<code>trustnb.repro</code>). These numbers were measured while this site was built, by the notebooks\' '
-            'default paths. Rerun them from a plain install with <code>python -m trustnb.repro</code>.</p>')
-    if not rows: return head + '<p>No claims were run.</p>'
-    cols = ['key', 'paper', 'claim', 'metric', 'baseline', 'method_value', 'baseline_value', 'holds', 'seconds']
-    fmt = lambda v: f'{v:.4g}' if isinstance(v, float) else html.escape(str(v))
-    trs = ''.join('<tr>' + ''.join(f'<td>{fmt(r[c])}</td>' for c in cols) + '</tr>' for r in rows)
-    return head + '<table class="dataframe"><tr>' + ''.join(f'<th>{c}</th>' for c in cols) + f'</tr>{trs}</table>'
+def vendor_katex(dest):
+    "KaTeX from the npm registry (pinned), unpacked once into _build/vendor and copied into the site."
+    src = BUILD / 'vendor' / f'katex-{KATEX}'
+    if not (src / 'katex.min.js').exists():
+        tmp = BUILD / 'vendor' / 'tmp'; shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
+        npm = shutil.which('npm')
+        if not npm: raise SystemExit('make docs vendors KaTeX from the npm registry: install Node.js/npm (e.g. apt-get install npm)')
+        subprocess.run([npm, 'pack', f'katex@{KATEX}', '--pack-destination', str(tmp), '--silent'], check=True, cwd=tmp,
+                       stdout=subprocess.DEVNULL)
+        import tarfile
+        with tarfile.open(next(tmp.glob('katex-*.tgz'))) as tf: tf.extractall(tmp, filter='data')
+        shutil.rmtree(src, ignore_errors=True); shutil.copytree(tmp / 'package' / 'dist', src); shutil.rmtree(tmp)
+    shutil.copytree(src, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns('*.mjs', '*.ttf', '*.woff', 'katex.js', 'katex.css'))
+
+def search_index(pages):
+    "Entries {t: text, k: page|section|api, p: page title, u: url} over page titles, headings and exported names."
+    idx = []
+    for fname, title, desc, body in pages:
+        idx.append(dict(t=title, k='page', p=desc[:80] if desc else title, u=fname))
+        for hid, inner in re.findall(r'<h[2-4][^>]* id="([^"]+)">(.*?)</h[2-4]>', body, flags=re.S):
+            t = html.unescape(re.sub(r'<[^>]+>', '', inner)).strip()
+            if t: idx.append(dict(t=t, k='section', p=title, u=f'{fname}#{hid}'))
+    names = {p[0] for p in pages}
+    try:
+        from trustnb._modidx import d
+        titles = {p[0]: p[1] for p in pages}
+        for mod, syms in d['syms'].items():
+            for full, (url, _) in syms.items():
+                short = full[len(mod) + 1:]
+                if '.' in short and short.split('.')[-1].startswith('_'): continue  # dunder / private methods
+                if url.split('#')[0] in names: idx.append(dict(t=short, k='api', p=f'{mod} · {titles.get(url.split("#")[0], "")}', u=url))
+    except ImportError: pass
+    seen, out = set(), []
+    for e in idx:
+        k = (e['t'], e['u'])
+        if k not in seen: seen.add(k); out.append(e)
+    return out
 
 def preview(nbs):
-    "HTML preview without Quarto: nbconvert each executed notebook, add navigation."
-    from nbconvert import HTMLExporter
-    from execnb.nbio import read_nb
-    import nbformat
+    "HTML preview without Quarto, rendered from nbdev's processed notebooks in _build/proc."
     shutil.rmtree(DOCS, ignore_errors=True); DOCS.mkdir()
-    ex = HTMLExporter(template_name='lab')
+    banner = ('HTML preview (Quarto is not on PATH): the same processed notebooks as the Quarto site, simpler styling. '
+              'For the full site install Quarto (https://quarto.org/docs/get-started/) and run `make docs` again.')
+    pages = []
     for nb in nbs:
-        src = BUILD / 'nbs' / nb.name
+        src = BUILD / 'proc' / nb.name
         if not src.exists(): continue
-        d = strip_directives(read_nb(src))
-        body, _ = ex.from_notebook_node(nbformat.reads(json.dumps(d), as_version=4))
-        page = page_name(nb.name)
-        body = body.replace('<body', '<body', 1)
-        body = re.sub(r'(<body[^>]*>)', lambda m: m.group(1) + CSS + nav_html(page) +
-                      f'<div class="tnb-banner">HTML preview (no Quarto). {html.escape(QUARTO_HINT)}</div>', body, count=1)
-        (DOCS / page).write_text(body, encoding='utf-8')
-    page = ('<!doctype html><html><head><meta charset="utf-8"><title>trustnb — reproductions</title>'
-            '<style>body{font:14px system-ui,sans-serif;padding:16px}table{border-collapse:collapse}'
-            'td,th{border:1px solid #ccc;padding:4px 6px;vertical-align:top}</style></head><body>'
-            + CSS + nav_html('repro_table.html') + repro_html(repro_rows()) + '</body></html>')
-    (DOCS / 'repro_table.html').write_text(page, encoding='utf-8')
+        title, desc, body = render_nb(src)
+        pages.append((page_name(nb.name), title or nb.stem, desc, body))
+    pages.append(('repro_table.html', 'Reproductions', 'headline claims', repro_html(repro_rows())))
+    for fname, title, desc, body in pages: (DOCS / fname).write_text(page(title, fname, body, banner), encoding='utf-8')
+    (DOCS / 'site.css').write_text(site_css()); (DOCS / 'site.js').write_text(SITE_JS)
+    (DOCS / 'search.js').write_text('window.TNB_INDEX = ' + json.dumps(search_index(pages), ensure_ascii=False) + ';\n')
+    vendor_katex(DOCS / 'vendor' / 'katex')
+    return pages
 
+# ---------------------------------------------------------------- 2b. the Quarto site
 def quarto_site():
     "Full site: nbdev_docs over a copy of the project whose notebooks carry the executed outputs."
     site = BUILD / 'site'
+    shutil.rmtree(site, ignore_errors=True)
     shutil.copytree(NBS, site / 'nbs', symlinks=False)
     for f in BUILD.glob('nbs/*.ipynb'): shutil.copy(f, site / 'nbs' / f.name)
     for f in ['settings.ini', 'setup.py', 'README.md', '_quarto.yml']: shutil.copy(ROOT / f, site / f)
     shutil.copytree(ROOT / 'trustnb', site / 'trustnb')
     (site / 'nbs' / 'repro_table.qmd').write_text('---\ntitle: Reproductions\n---\n\n```{=html}\n' + repro_html(repro_rows()) + '\n```\n')
+    vendor_katex(site / 'nbs' / 'vendor' / 'katex')
     subprocess.run([str(Path(sys.executable).parent / 'nbdev_docs')], cwd=site, check=True)
     shutil.rmtree(DOCS, ignore_errors=True); shutil.copytree(site / '_docs', DOCS)
 
+def _arg(name):
+    v = [a.split('=', 1)[1] for a in sys.argv if a.startswith(f'--{name}=')]
+    return v[0] if v else None
+
 if __name__ == '__main__':
+    # --fresh: execute every notebook again; --only=index,04_viz: build those pages only; --run=04_viz,40_privacy:
+    # execute only those, process the rest unexecuted (the browser test's quick site); --out=DIR: _build/_docs under DIR
     t0 = time.time()
-    if '--render-only' in sys.argv and (BUILD / 'nbs').exists():  # re-render the last executed notebooks
-        nbs, failed = sorted(p for p in NBS.glob('*.ipynb') if not p.name.startswith(('_', '.'))), []
-    else: nbs, failed = execute_all()
+    if _arg('out'): BUILD, DOCS = Path(_arg('out')) / '_build', Path(_arg('out')) / '_docs'; CACHE, WORK = BUILD / 'cache', BUILD / 'work'
+    nbs = notebooks()
+    if _arg('only'): nbs = [nb for nb in nbs if any(nb.stem.startswith(o) for o in _arg('only').split(','))]
+    run = None if _arg('run') is None else {nb.name for nb in nbs if any(nb.stem.startswith(o) for o in _arg('run').split(','))}
+    failed, n_ran = execute_all(nbs, fresh='--fresh' in sys.argv, run=run)
     if shutil.which('quarto'): quarto_site()
     else: preview(nbs); print('\n' + QUARTO_HINT)
-    print(f'\ndocs built in {time.time() - t0:.0f} s; {len(failed)} notebook(s) failed' + (': ' + ', '.join(n for n, _ in failed) if failed else ''))
+    print(f'\ndocs built in {time.time() - t0:.0f} s ({n_ran} notebook(s) executed, {len(nbs) - n_ran} from the cache); '
+          f'{len(failed)} notebook(s) failed' + (': ' + ', '.join(n for n, _ in failed) if failed else ''))
     print(f'Open: {DOCS / "index.html"}')
     sys.exit(1 if failed else 0)

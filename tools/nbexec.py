@@ -1,6 +1,8 @@
 """Execute notebooks the way `nbdev_test` does (skipping `tst_flags` cells, `eval: false` cells and the final
-`nbdev_export()` cell), but keep the outputs, so the docs can show them. Used by tools/build_docs.py."""
-import os, sys, time, traceback
+`nbdev_export()` cell), but keep the outputs, so the docs can show them. Used by tools/build_docs.py.
+A skipped heavy cell (`#| slow`, `#| gpu`) keeps its source and gets one small note as its output, the same on the
+Quarto site and the preview: what the flag means and how to run the cell."""
+import os, sys, time, shutil, traceback
 from pathlib import Path
 from execnb.nbio import read_nb, write_nb
 from execnb.shell import CaptureShell
@@ -18,11 +20,21 @@ def _skip(flags):
         return bool(flags & direc.keys())
     return no_eval
 
-def execute(src, dst, flags=None):
+HEAVY_NOTES = {'slow': 'minutes of CPU', 'gpu': 'paper scale, meant for a GPU'}
+
+def heavy_note(flag):
+    "The output a skipped heavy cell shows in the docs."
+    md = (f'<div class="tnb-skipped">Not run for this page: this cell is flagged <code>#| {flag}</code> '
+          f'({HEAVY_NOTES.get(flag, "heavy")}). In Jupyter, run it after <code>trustnb.core.enable_flags({flag!r})</code>; '
+          f'<code>nbdev_test --flags {flag}</code> runs it under test.</div>')
+    return {'output_type': 'display_data', 'metadata': {}, 'data': {'text/html': md, 'text/plain': f'Not run for this page (#| {flag}).'}}
+
+def execute(src, dst, flags=None, repro_log=None):
     "Execute notebook `src` (default path) and write it with outputs to `dst`; returns (ok, seconds, error)."
     src, dst = Path(src).resolve(), Path(dst)
     flags = set(flags if flags is not None else get_config().tst_flags.split())
     os.environ['IN_TEST'] = '1'  # same default path as the tests: quiet progress bars
+    if repro_log: os.environ['TRUSTNB_REPRO_LOG'] = str(repro_log)  # this notebook's claims, cached with its run
     root = str(get_config().config_path)
     if root not in sys.path: sys.path.insert(0, root)  # this checkout's trustnb, like nbdev_test's basepath
     nb = read_nb(src)
@@ -40,6 +52,8 @@ def execute(src, dst, flags=None):
     for c in orig.cells:
         if c.cell_type == 'code' and c.get('id') in outs:
             c.outputs, c.execution_count = outs[c['id']].get('outputs', []), outs[c['id']].get('execution_count')
+            heavy = sorted((getattr(outs[c['id']], 'directives_', None) or {}).keys() & flags & HEAVY_NOTES.keys())
+            if heavy and not c.outputs and err is None: c.outputs = [heavy_note(heavy[0])]
     dst.parent.mkdir(parents=True, exist_ok=True)
     write_nb(orig, dst)
     return err is None, time.time() - t0, err
@@ -47,6 +61,41 @@ def execute(src, dst, flags=None):
 def execute_into(src, out_dir):
     "Execute `src` into `out_dir/<name>`; returns (name, ok, seconds, error). Picklable for process pools."
     return (Path(src).name, *execute(src, Path(out_dir) / Path(src).name))
+
+def process(src, dst):
+    """nbdev's docs processors (what `nbdev_docs` runs before Quarto): show_doc cells with signatures and docments
+    tables, export source hidden, `#| hide` cells dropped, doc links between symbols. `src` keeps its notebook name."""
+    from nbdev.serve_drv import exec_nb
+    from nbdev.processors import FilterDefaults
+    old = os.environ.get('IN_TEST'); os.environ['IN_TEST'] = '1'
+    try:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.filterwarnings('ignore', message='Found cells containing imports')  # nbdev's FAQ hint, not ours to fix here
+            exec_nb(Path(src), Path(dst), FilterDefaults)
+    finally:
+        if old is None: os.environ.pop('IN_TEST', None)
+
+def build_one(src, key, cache, work, fresh=False, run=True):
+    """Executed + processed notebook `src` for the docs, from `cache` when `key` (a hash of the notebook, the library
+    and the installed packages) has been built before; returns (name, status, seconds, error), status 'cached'|'ran'|'FAIL'."""
+    src, cache, work = Path(src), Path(cache), Path(work)
+    stem, name = src.stem, src.name
+    exe, proc, log = (cache / f'{stem}-{key}{suf}' for suf in ('.ipynb', '.proc.ipynb', '.repro.jsonl'))
+    if not fresh and exe.exists() and proc.exists(): return name, 'cached', 0.0, None
+    for old in cache.glob(f'{stem}-*'): old.unlink()  # this notebook's stale runs (stems hold no '-')
+    (work / 'exec').mkdir(parents=True, exist_ok=True); (work / 'proc').mkdir(parents=True, exist_ok=True)
+    run_log = work / 'exec' / f'{stem}.repro.jsonl'; run_log.unlink(missing_ok=True)
+    if run: ok, secs, err = execute(src, work / 'exec' / name, repro_log=run_log)
+    else: ok, secs, err = True, 0.0, None; shutil.copy(src, work / 'exec' / name)  # processed, not executed (quick checks)
+    try: process(work / 'exec' / name, work / 'proc' / name)
+    except Exception:
+        if ok: ok, err = False, 'nbdev processing failed:\n' + traceback.format_exc()
+    if not ok: return name, 'FAIL', secs, err  # never cached: the next build runs it again
+    cache.mkdir(parents=True, exist_ok=True)
+    for a, b in [(work / 'exec' / name, exe), (work / 'proc' / name, proc)]: os.replace(a, b)
+    if run_log.exists(): os.replace(run_log, log)
+    return name, 'ran', secs, None
 
 if __name__ == '__main__':
     ok, secs, err = execute(sys.argv[1], sys.argv[2])
