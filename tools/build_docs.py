@@ -13,7 +13,7 @@ import os, re, sys, json, html, shutil, subprocess, time, hashlib, importlib.met
 from pathlib import Path
 from concurrent.futures import ProcessPoolExecutor
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / 'tools'))
+sys.path.insert(0, str(ROOT / 'tools')); sys.path.insert(1, str(ROOT))  # this checkout's trustnb (repro table, search)
 from nbexec import build_one  # a module-level function: IPython replaces __main__ in the workers
 BUILD, DOCS, NBS = ROOT / '_build', ROOT / '_docs', ROOT / 'nbs'
 CACHE, WORK = BUILD / 'cache', BUILD / 'work'
