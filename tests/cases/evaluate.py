@@ -26,3 +26,21 @@ EXEMPT = {
     'trustnb.evaluate.ranking.ranking_claim': 'the registered reproduction (runs `recovery`, which is covered)',
     'trustnb.evaluate.ranking.Comparisons': 'built only by `pairwise`, which validates it',
 }
+
+from trustnb.evaluate import improvement_feedback as IF
+_P = np.array([[0, 1, 2, 3], [1, 0, 2, 3], [2, 3, 1, 0], [3, 0, 1, 2]])
+CASES += [
+    Case(IF.check_profile, dict(profile=_P), skip=('name',)),
+    Case(IF.feedback_distribution, dict(profile=_P, t=2, weights='linear'), kinds=dict(t='count')),
+    Case(IF.improvement_feedback, dict(ranking=np.array([2, 0, 1, 3]), candidate=1, t=1, weights='uniform', seed=0), kinds=dict(t='count', candidate='nonneg')),
+    Case(IF.winners, dict(profile=_P, rule='borda')),
+    Case(IF.plurality_from_feedback, dict(F=IF.feedback_distribution(_P, 1))),
+    Case(IF.indistinguishable, dict(profile_a=_P, profile_b=_P[::-1], t=1, atol=1e-12), kinds=dict(t='count', atol='nonneg')),
+    Case(IF.find_indistinguishable, dict(m=3, n=3, t=1, rule='condorcet', max_profiles=1000), kinds=dict(m='count', n='count', t='count', max_profiles='count')),
+    Case(IF.sample_profile, dict(n=5, m=4, model='mallows', phi=0.5, seed=0), kinds=dict(n='count', m='count', phi='prob'), legal=dict(phi=())),
+    Case(IF.elicitation_accuracy, dict(n=10, m=4, rule='borda', feedback='improvement', model='mallows', phi=0.5, t=1, n_trials=3, seed=0),
+         kinds=dict(n='count', m='count', t='count', n_trials='count', phi='prob')),
+    Case(IF.plurality_recovery, dict(n_profiles=2, n=11, m=4, phi=0.5, model='mallows', n_queries=50, seed=0),
+         kinds=dict(n_profiles='count', n='count', m='count', n_queries='count', phi='prob')),
+]
+EXEMPT['trustnb.evaluate.improvement_feedback.improvement_feedback_claim'] = 'the registered reproduction (runs plurality_recovery and find_indistinguishable, both covered)'
