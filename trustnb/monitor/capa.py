@@ -6,19 +6,21 @@
 from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
-from ..core import Result, check_array, check_int, as_generator, to_numpy, progress
+from typing import Literal
+from scipy import stats
+from ..core import Result, check_array, check_choice, check_int, check_in_range, check_type, check_seed, as_generator, to_numpy, progress
 from ..repro import claim
 
 # %% auto #0
-__all__ = ['Agreement', 'capa_terms', 'capa', 'error_consistency', 'similarity_matrix', 'capa_bootstrap', 'simulate_pair',
-           'capa_claim']
+__all__ = ['Agreement', 'capa_terms', 'capa', 'error_consistency', 'similarity_matrix', 'CapaInterval', 'capa_bootstrap',
+           'simulate_pair', 'capa_claim']
 
 # %% ../../nbs/74_monitor.capa.ipynb #7015098b
 def _probs(P, name:str, tol:float=1e-6):
     "Validate probabilities; return a zero-padded (n, k_max) float array and the option count per row."
     if isinstance(P, (list, tuple)) and len(P) and np.ndim(P[0]) == 1 and len({len(p) for p in P}) > 1:
         k = np.array([len(p) for p in P]); M = np.zeros((len(P), k.max()))
-        for i, p in enumerate(P): M[i, :len(p)] = to_numpy(p)
+        for i, p in enumerate(P): M[i, :len(p)] = to_numpy(check_array(p, name, ndim=1))
     else:
         M = to_numpy(check_array(P, name, ndim=2)).astype(np.float64); k = np.full(len(M), M.shape[1])
     check_array(M, name, ndim=2)
@@ -35,7 +37,7 @@ def _inputs(probs_a, probs_b, y_true):
     if len(y) != len(A): raise ValueError(f"`y_true` must have one entry per question ({len(A)}), got {len(y)}")
     if not np.issubdtype(y.dtype, np.integer) or (y < 0).any() or (y >= ka).any():
         raise ValueError("`y_true` must hold integer indices of the correct option, each < that question's option count")
-    return A, B, ka, y
+    return A, B, ka, y.astype(np.int64)
 
 def _onehot(M, k):
     "One-hot of the argmax of each row (ties: first), keeping the zero padding."
@@ -60,19 +62,24 @@ def capa_terms(probs_a, probs_b, # per-question probabilities over options of mo
                discrete:bool=False, # use one-hot argmax predictions instead of probabilities
               )->Agreement:
     "CAPA (kappa_p) of two models, with its observed and chance agreement."
-    A, B, k, y = _inputs(probs_a, probs_b, y_true)
+    check_type(discrete, 'discrete', (bool, np.bool_)); A, B, k, y = _inputs(probs_a, probs_b, y_true)
     if discrete: A, B = _onehot(A, k), _onehot(B, k)
     c_obs = (A * B).sum(1).mean()                        # = share of identical answers when discrete
     p_a, p_b = A[np.arange(len(y)), y].mean(), B[np.arange(len(y)), y].mean()
     frac = (1 / (k - 1)).mean()
     return _kappa(c_obs, p_a * p_b + frac * (1 - p_a) * (1 - p_b), p_a, p_b, len(y))
 
-def capa(probs_a, probs_b, y_true, discrete:bool=False)->float:
+def capa(probs_a, probs_b, # per-question probabilities over options of models a and b: (n, k) or list of 1-D arrays
+         y_true, # index of the correct option per question, shape (n,)
+         discrete:bool=False, # use one-hot argmax predictions instead of probabilities
+        )->float: # kappa_p
     "Chance-adjusted probabilistic agreement kappa_p (Goel et al., ICML 2025); see `capa_terms`."
     return capa_terms(probs_a, probs_b, y_true, discrete).kappa
 
 # %% ../../nbs/74_monitor.capa.ipynb #a8af31d5
-def error_consistency(probs_a, probs_b, y_true)->float:
+def error_consistency(probs_a, probs_b, # per-question probabilities over options of models a and b
+                      y_true, # index of the correct option per question, shape (n,)
+                     )->float: # Cohen's kappa on correctness
     "Error consistency (Geirhos et al., 2020): Cohen's kappa on the correctness of the argmax predictions."
     A, B, k, y = _inputs(probs_a, probs_b, y_true)
     ca, cb = A.argmax(1) == y, B.argmax(1) == y
@@ -82,33 +89,73 @@ def error_consistency(probs_a, probs_b, y_true)->float:
 # %% ../../nbs/74_monitor.capa.ipynb #5adde417
 def similarity_matrix(probs:dict, # model name -> probabilities over options (n, k)
                       y_true, # correct option per question
-                      metric:str='capa', # 'capa', 'capa_discrete' or 'error_consistency'
-                     ):
+                      metric:Literal['capa', 'capa_discrete', 'error_consistency']='capa', # the pairwise similarity
+                     ): # DataFrame (models x models)
     "A symmetric DataFrame of pairwise similarities (diagonal: the metric of each model with itself)."
     import pandas as pd
     fns = {'capa': capa, 'capa_discrete': lambda a, b, y: capa(a, b, y, discrete=True), 'error_consistency': error_consistency}
-    if metric not in fns: raise ValueError(f"`metric` must be one of {list(fns)}, got {metric!r}")
-    if not isinstance(probs, dict) or len(probs) < 2: raise ValueError("`probs` must be a dict of at least 2 models")
+    check_choice(metric, 'metric', list(fns))
+    if not isinstance(probs, dict): raise TypeError(f"`probs` must be a dict of model name -> probabilities, got {type(probs).__name__}")
+    if len(probs) < 2: raise ValueError("`probs` must be a dict of at least 2 models")
     names = list(probs); M = np.eye(len(names))
     for i, a in enumerate(names):
         for j in range(i, len(names)): M[i, j] = M[j, i] = fns[metric](probs[a], probs[names[j]], y_true)
     return pd.DataFrame(M, index=names, columns=names)
 
 # %% ../../nbs/74_monitor.capa.ipynb #ee20f056
-def capa_bootstrap(probs_a, probs_b, y_true, discrete:bool=False,
-                   n_boot:int=1000, level:float=0.95, seed:int=0)->tuple: # (kappa, low, high)
-    "CAPA with a percentile bootstrap interval over questions."
-    check_int(n_boot, 'n_boot', lo=10); A, B, k, y = _inputs(probs_a, probs_b, y_true); rng = as_generator(seed)
-    A, B = (_onehot(A, k), _onehot(B, k)) if discrete else (A, B)
-    ks = [capa(A[i], B[i], y[i]) for i in (rng.integers(0, len(y), len(y)) for _ in range(n_boot))]
-    lo, hi = np.quantile(ks, [(1 - level) / 2, (1 + level) / 2])
-    return capa(A, B, y), float(lo), float(hi)
+@dataclass(repr=False)
+class CapaInterval(Result):
+    "CAPA with a bootstrap confidence interval."
+    kappa: float # CAPA on all questions
+    low: float; high: float # interval bounds
+    level: float # confidence level of the interval
+    n_boot: int # bootstrap resamples
+    def __iter__(self): # deprecated: unpack as the old `(kappa, low, high)` tuple
+        import warnings; warnings.warn("unpacking `capa_bootstrap` as a tuple is deprecated; use `.kappa`, `.low`, `.high`", DeprecationWarning, stacklevel=2)
+        return iter((self.kappa, self.low, self.high))
+
+def _kappa_stat(frac):
+    "kappa_p from the per-question terms (vectorised over bootstrap resamples along `axis`)."
+    def f(ab, pa, pb, axis=-1):
+        c_obs, p_a, p_b = ab.mean(axis), pa.mean(axis), pb.mean(axis)
+        c_exp = p_a * p_b + frac * (1 - p_a) * (1 - p_b)
+        return (c_obs - c_exp) / np.where(np.isclose(c_exp, 1), np.nan, 1 - c_exp)
+    return f
+
+def capa_bootstrap(probs_a, probs_b, # per-question probabilities over options of models a and b
+                   y_true, # index of the correct option per question, shape (n,)
+                   discrete:bool=False, # use one-hot argmax predictions instead of probabilities
+                   n_boot:int=1000, # bootstrap resamples of the questions
+                   level:float=0.95, # confidence level of the interval
+                   method:Literal['percentile', 'BCa', 'basic']='percentile', # interval type (scipy.stats.bootstrap)
+                   seed:int|np.random.Generator|None=0, # seed of the resampling
+                  )->CapaInterval:
+    "CAPA with a bootstrap interval over questions (`scipy.stats.bootstrap`, paired resampling of the questions)."
+    check_int(n_boot, 'n_boot', lo=10); check_in_range(level, 'level', 0, 1, lo_open=True, hi_open=True)
+    check_choice(method, 'method', ['percentile', 'BCa', 'basic']); check_seed(seed)
+    t = capa_terms(probs_a, probs_b, y_true, discrete); A, B, k, y = _inputs(probs_a, probs_b, y_true)
+    A, B = (_onehot(A, k), _onehot(B, k)) if discrete else (A, B); i = np.arange(len(y))
+    data = ((A * B).sum(1), A[i, y], B[i, y])    # CAPA is a function of three per-question means
+    frac = (1 / (k - 1)).mean()  # the resampled questions' option counts enter only through this mean; kept fixed
+    r = stats.bootstrap(data, _kappa_stat(frac), paired=True, vectorized=True, n_resamples=n_boot,
+                        confidence_level=level, method=method, random_state=as_generator(seed))
+    lo, hi = r.confidence_interval
+    if not (np.isfinite(lo) and np.isfinite(hi)): raise ValueError("the bootstrap interval is undefined: some resamples have chance agreement 1 (too few or too uniform questions)")
+    return CapaInterval(t.kappa, float(lo), float(hi), float(level), int(n_boot))
 
 # %% ../../nbs/74_monitor.capa.ipynb #8bb68b54
-def simulate_pair(n:int=20_000, k:int=4, acc:float=0.8, conf:float=0.95, # questions, options, accuracy, prob. on the answer
-                  kind:str='independent', # 'independent', 'shared' or 'different_mistakes'
-                  shared:float=0.9, seed:int=0)->tuple: # (probs_a, probs_b, y_true)
+def simulate_pair(n:int=20_000, # questions
+                  k:int=4, # options per question
+                  acc:float=0.8, # probability that each model answers correctly
+                  conf:float=0.95, # probability each model puts on its answer (the rest spread over the other options)
+                  kind:Literal['independent', 'shared', 'different_mistakes']='independent', # how b's answers relate to a's
+                  shared:float=0.9, # for kind='shared': probability that b copies a's answer
+                  seed:int|np.random.Generator|None=0, # seed of the simulation
+                 )->tuple: # (probs_a, probs_b, y_true)
     "Two simulated models' probabilities with controlled accuracy and error correlation."
+    check_choice(kind, 'kind', ['independent', 'shared', 'different_mistakes'])
+    check_int(n, 'n', lo=1); check_int(k, 'k', lo=3 if kind == 'different_mistakes' else 2)
+    check_in_range(acc, 'acc', 0, 1); check_in_range(conf, 'conf', 0, 1); check_in_range(shared, 'shared', 0, 1)
     rng = as_generator(seed); y = rng.integers(0, k, n)
     def answers(right):
         wrong = (y + rng.integers(1, k, n)) % k; return np.where(right, y, wrong)
@@ -118,7 +165,6 @@ def simulate_pair(n:int=20_000, k:int=4, acc:float=0.8, conf:float=0.95, # quest
     elif kind == 'different_mistakes':
         mask = np.ones((n, k)); mask[np.arange(n), y] = 0; mask[np.arange(n), a] = 0   # options that are neither right nor a's
         b = np.where(a == y, y, np.argmax(rng.random((n, k)) * mask, 1))
-    else: raise ValueError(f"`kind` must be 'independent', 'shared' or 'different_mistakes', got {kind!r}")
     P = lambda ans: np.full((n, k), (1 - conf) / (k - 1)) + np.eye(k)[ans] * (conf - (1 - conf) / (k - 1))
     return P(a), P(b), y
 
@@ -129,8 +175,11 @@ def simulate_pair(n:int=20_000, k:int=4, acc:float=0.8, conf:float=0.95, # quest
              'where error consistency is ~1',
        metric='similarity assigned to the "same questions wrong, different answers" pair (lower is right)',
        baseline='error consistency (Geirhos et al., 2020)')
-def capa_claim(n:int=20_000, seed:int=0)->dict:
+def capa_claim(n:int=20_000, # simulated questions per pair
+               seed:int=0, # seed of the simulation
+              )->dict:
     "Run the three simulated pairs and compare CAPA with error consistency and raw agreement."
+    check_int(n, 'n', lo=100); check_seed(seed)
     out = {}
     for kind in ('independent', 'shared', 'different_mistakes'):
         A, B, y = simulate_pair(n, kind=kind, seed=seed)
