@@ -1,91 +1,111 @@
-"""TopK SAE training head to head: trustnb vs overcomplete's TopKSAE vs SAELens's TopK training SAE.
+"""TopK SAE training head to head: trustnb vs overcomplete's TopKSAE (and SAELens's TopK training SAE when installed).
 
-Same activations, latent count, k, batch size, steps and learning rate; reports steps/s, held-out FVU and peak memory,
-and the ratios trustnb / anchor (goal: throughput ratio >= 1, FVU ratio <= 1). An anchor that is not installed is
-reported as missing and skipped; trustnb is always timed.
+Same activations, latent count, k, batch size and steps for every library. Reports, from ONE run:
+- throughput: steps/s, timed in interleaved rounds (trustnb, anchor, trustnb, anchor, ...) so that a busy machine
+  slows both alike; the ratio is the median over rounds of trustnb steps/s / anchor steps/s (goal >= 1);
+- quality: held-out FVU, each library at its best learning rate from the same grid (`--lrs`, same steps), and the
+  ratio trustnb / anchor (goal <= 1).
 
-    python bench/sae.py                      # CPU-sized defaults
+Anchors (required; the script stops with the install line when one is missing, unless `--skip-missing`):
+    pip install --no-deps overcomplete einops   # overcomplete.sae needs einops only; its top-level package pulls torchvision,
+                                                # opencv and timm for vision backbones, which this benchmark does not use
+    pip install sae-lens                        # optional anchor (pulls transformer-lens); skipped with --skip-missing
+or `python bench/sae.py --install` to run the first line.
+
+    python bench/sae.py                      # CPU-sized defaults (about 2 minutes on one thread)
     python bench/sae.py --device cuda --d 768 --n-latents 16384 --k 64 --batch 4096 --steps 2000
-
-On a shared CPU the timings swing by 2x between runs: compare rows of one run only, and prefer a GPU.
-Anchors: `pip install overcomplete` (its top-level package imports torchvision for vision backbones; we import only
-`overcomplete.sae`, which does not need it) and `pip install sae-lens` (pulls transformer-lens).
 """
 from __future__ import annotations
-import argparse, importlib, importlib.util, os, sys, time, types, resource
+import argparse, importlib, importlib.util, subprocess, sys, time, types
 import numpy as np
 import torch
 
 from trustnb.data import make_sparse_dictionary
 from trustnb.sae.core import TopKSAE, train_sae, fvu
 
+INSTALL = {'overcomplete': [sys.executable, '-m', 'pip', 'install', '--no-deps', 'overcomplete', 'einops'],
+           'sae-lens': [sys.executable, '-m', 'pip', 'install', 'sae-lens']}
 
 def _sync(dev):
     if dev.type == 'cuda': torch.cuda.synchronize()
 
-def _mem_reset(dev):
-    if dev.type == 'cuda': torch.cuda.reset_peak_memory_stats()
-
-def _mem_peak(dev, rss0):
-    "Peak CUDA memory (MiB) on GPU; on CPU the growth of the process's max RSS (MiB, a coarse upper bound)."
-    if dev.type == 'cuda': return torch.cuda.max_memory_allocated() / 2**20
-    return max(0.0, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024)
-
 def _batches(X, steps, bs, seed):
     g = torch.Generator().manual_seed(seed)
-    for _ in range(steps): yield X[torch.randint(len(X), (bs,), generator=g)]
+    return [X[torch.randint(len(X), (bs,), generator=g)] for _ in range(steps)]
 
 
-def run_trustnb(X, Xte, a, dev, aux_coeff=1/32):
-    torch.manual_seed(a.seed); sae = TopKSAE(X.shape[1], a.n_latents, k=a.k, seed=a.seed).to(dev)
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; _mem_reset(dev); _sync(dev); t = time.time()
-    train_sae(sae, X, steps=a.steps, lr=a.lr, batch_size=a.batch, seed=a.seed, aux_coeff=aux_coeff, progress_bar=False)
-    _sync(dev); dt = time.time() - t
+def run_trustnb(X, Xte, a, dev, lr):
+    "trustnb: `train_sae` with its defaults (warm-up, final LR decay, unit-norm decoder, AuxK, per-step history)."
+    sae = TopKSAE(X.shape[1], a.n_latents, k=a.k, seed=a.seed).to(dev)
+    _sync(dev); t = time.perf_counter()
+    train_sae(sae, X, steps=a.steps, lr=lr, batch_size=a.batch, seed=a.seed, progress_bar=False)
+    _sync(dev); dt = time.perf_counter() - t
     with torch.no_grad(): f = fvu(Xte, sae(Xte).x_hat)
-    return dict(steps_per_s=a.steps / dt, fvu=f, peak_mib=_mem_peak(dev, rss0))
+    return dict(steps_per_s=a.steps / dt, fvu=f)
+
+TRUSTNB_CONFIG = ('TopKSAE(d, n_latents, k) (Gao et al.: tied init, b_dec subtracted, unit-norm decoder, AuxK 1/32); train_sae defaults: '
+                  'Adam, 5% warm-up, linear decay over the last 20%, batches by reshuffled permutation, per-step loss/FVU/L0 history')
 
 
 def _import_overcomplete_sae():
-    "Import `overcomplete.sae` without running overcomplete/__init__.py (which needs torchvision)."
+    "Import `overcomplete.sae` without running overcomplete/__init__.py (which imports torchvision)."
     if 'overcomplete.sae' in sys.modules: return sys.modules['overcomplete.sae']
     spec = importlib.util.find_spec('overcomplete')
-    if spec is None: raise ImportError('overcomplete is not installed (pip install overcomplete)')
+    if spec is None: raise ImportError('overcomplete is not installed: ' + ' '.join(INSTALL['overcomplete'][2:]))
     if 'overcomplete' not in sys.modules:
         pkg = types.ModuleType('overcomplete'); pkg.__path__ = list(spec.submodule_search_locations); sys.modules['overcomplete'] = pkg
     return importlib.import_module('overcomplete.sae')
 
 
-def run_overcomplete(X, Xte, a, dev):
+def run_overcomplete(X, Xte, a, dev, lr):
+    "overcomplete: TopKSAE with its default encoder and dictionary, its own `train_sae` loop, MSE criterion."
     oc = _import_overcomplete_sae()
     torch.manual_seed(a.seed); sae = oc.TopKSAE(X.shape[1], a.n_latents, top_k=a.k, device=str(dev))
-    opt = torch.optim.Adam(sae.parameters(), lr=a.lr)
+    opt = torch.optim.Adam(sae.parameters(), lr=lr)
     crit = lambda x, x_hat, *_: ((x - x_hat) ** 2).mean()
-    data = list(_batches(X, a.steps, a.batch, a.seed)) # pre-drawn batches: their loop pays no sampling cost
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; _mem_reset(dev); _sync(dev); t = time.time()
+    data = _batches(X, a.steps, a.batch, a.seed)  # pre-drawn batches: its loop pays no sampling cost
+    _sync(dev); t = time.perf_counter()
     oc.train_sae(sae, data, crit, opt, nb_epochs=1, monitoring=0, device=str(dev))
-    _sync(dev); dt = time.time() - t
+    _sync(dev); dt = time.perf_counter() - t
     sae.eval()
     with torch.no_grad(): f = fvu(Xte, sae(Xte)[2])
-    return dict(steps_per_s=a.steps / dt, fvu=f, peak_mib=_mem_peak(dev, rss0))
+    return dict(steps_per_s=a.steps / dt, fvu=f)
+
+OVERCOMPLETE_CONFIG = ('overcomplete.sae.TopKSAE(d, nb_concepts=n_latents, top_k=k) with its defaults (Linear+BatchNorm encoder, '
+                       'l2-normalised dictionary, xavier init); overcomplete.sae.train_sae(nb_epochs=1, monitoring=0, clip_grad=1.0 default), '
+                       'Adam, MSE criterion, batches pre-drawn (not timed)')
 
 
-def run_saelens(X, Xte, a, dev):
+def run_saelens(X, Xte, a, dev, lr):
+    "SAELens: TopKTrainingSAE.training_forward_pass, plain Adam loop."
     try:
         from sae_lens.saes.topk_sae import TopKTrainingSAE, TopKTrainingSAEConfig
         from sae_lens.saes.sae import TrainStepInput
-    except ImportError as e: raise ImportError(f'sae-lens is not installed or incomplete (pip install sae-lens): {e}')
+    except ImportError as e: raise ImportError(f'sae-lens is not installed or incomplete ({e}): ' + ' '.join(INSTALL['sae-lens'][2:]))
     torch.manual_seed(a.seed)
     sae = TopKTrainingSAE(TopKTrainingSAEConfig(d_in=X.shape[1], d_sae=a.n_latents, k=a.k, device=str(dev)))
-    opt = torch.optim.Adam(sae.parameters(), lr=a.lr)
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; _mem_reset(dev); _sync(dev); t = time.time()
+    opt = torch.optim.Adam(sae.parameters(), lr=lr); data = _batches(X, a.steps, a.batch, a.seed)
     dead = torch.zeros(a.n_latents, dtype=torch.bool, device=dev)
-    for i, xb in enumerate(_batches(X, a.steps, a.batch, a.seed)):
+    _sync(dev); t = time.perf_counter()
+    for i, xb in enumerate(data):
         out = sae.training_forward_pass(TrainStepInput(sae_in=xb.to(dev), coefficients={}, dead_neuron_mask=dead,
                                                        n_training_steps=i, is_logging_step=False))
         opt.zero_grad(); out.loss.backward(); opt.step()
-    _sync(dev); dt = time.time() - t
+    _sync(dev); dt = time.perf_counter() - t
     with torch.no_grad(): f = fvu(Xte, sae.decode(sae.encode(Xte)))
-    return dict(steps_per_s=a.steps / dt, fvu=f, peak_mib=_mem_peak(dev, rss0))
+    return dict(steps_per_s=a.steps / dt, fvu=f)
+
+SAELENS_CONFIG = 'sae_lens TopKTrainingSAE(TopKTrainingSAEConfig(d_in, d_sae=n_latents, k)) defaults, training_forward_pass + Adam'
+
+ANCHORS = {'overcomplete': (run_overcomplete, OVERCOMPLETE_CONFIG), 'sae-lens': (run_saelens, SAELENS_CONFIG)}
+
+
+def _available(name):
+    try:
+        if name == 'overcomplete': _import_overcomplete_sae()
+        else: importlib.import_module('sae_lens.saes.topk_sae')
+        return True
+    except Exception: return False
 
 
 def main(argv=None):
@@ -94,29 +114,40 @@ def main(argv=None):
     p.add_argument('--d', type=int, default=64); p.add_argument('--n-latents', type=int, default=1024)
     p.add_argument('--k', type=int, default=16); p.add_argument('--batch', type=int, default=512)
     p.add_argument('--steps', type=int, default=500); p.add_argument('--n', type=int, default=65536)
-    p.add_argument('--lr', type=float, default=1e-3); p.add_argument('--seed', type=int, default=0)
+    p.add_argument('--lrs', type=float, nargs='+', default=[1e-3, 3e-3, 1e-2], help='learning-rate grid; each library is scored at its best')
+    p.add_argument('--rounds', type=int, default=3, help='interleaved timing rounds')
+    p.add_argument('--seed', type=int, default=0)
+    p.add_argument('--install', action='store_true', help='pip install the overcomplete anchor, then run')
+    p.add_argument('--skip-missing', action='store_true', help='run without the anchors that are not installed')
     a = p.parse_args(argv); dev = torch.device(a.device)
+    if a.install: subprocess.check_call(INSTALL['overcomplete'])
+    anchors = {n: v for n, v in ANCHORS.items() if _available(n)}
+    missing = [n for n in ANCHORS if n not in anchors]
+    for n in missing: print(f'anchor {n} is not installed: {" ".join(INSTALL[n][2:])}')
+    if 'overcomplete' in missing and not a.skip_missing: sys.exit('overcomplete is required (see above), or pass --skip-missing')
     D = make_sparse_dictionary(n=a.n + 8192, d=a.d, n_atoms=4 * a.d, k=max(1, a.k // 2), seed=a.seed)
     X = torch.as_tensor(D.X[:a.n], device=dev); Xte = torch.as_tensor(D.X[a.n:], device=dev)
-    print(f'device={dev} d={a.d} n_latents={a.n_latents} k={a.k} batch={a.batch} steps={a.steps} lr={a.lr}')
-    res = {}
-    runs = [('trustnb', run_trustnb), ('trustnb-noAuxK', lambda *z: run_trustnb(*z, aux_coeff=0.0)),
-            ('overcomplete', run_overcomplete), ('sae-lens', run_saelens)] # overcomplete's TopK has no AuxK
-    warm = argparse.Namespace(**{**vars(a), 'steps': min(10, a.steps)})
-    for name, fn in runs: # warm-up (allocator, thread pools, lazy imports), so the first library timed is not penalised
-        try: fn(X, Xte, warm, dev)
-        except Exception: pass
-    for name, fn in runs:
-        try: res[name] = fn(X, Xte, a, dev)
-        except Exception as e: res[name] = None; print(f'  {name}: MISSING/FAILED — {type(e).__name__}: {e}')
-    ours = res['trustnb']
-    print(f"\n{'library':14s}{'steps/s':>10s}{'FVU':>9s}{'peak MiB':>10s}{'thru ×':>9s}{'FVU ×':>8s}")
-    for name, r in res.items():
-        if r is None: print(f'{name:14s}{"missing":>10s}'); continue
-        thr = ours['steps_per_s'] / r['steps_per_s']; fr = ours['fvu'] / max(r['fvu'], 1e-12)
-        print(f"{name:14s}{r['steps_per_s']:10.1f}{r['fvu']:9.4f}{r['peak_mib']:10.1f}{thr:9.2f}{fr:8.2f}")
-    print('\nthru × = trustnb steps/s / anchor steps/s (goal ≥ 1); FVU × = trustnb FVU / anchor FVU (goal ≤ 1)')
-    return res
+    print(f'data: make_sparse_dictionary(n={a.n}+8192 held out, d={a.d}, n_atoms={4 * a.d}, k={max(1, a.k // 2)}, seed={a.seed})')
+    print(f'every library: device={dev} n_latents={a.n_latents} k={a.k} batch={a.batch} steps={a.steps}; threads={torch.get_num_threads()}')
+    print(f'  trustnb: {TRUSTNB_CONFIG}')
+    for n, (_, cfg) in anchors.items(): print(f'  {n}: {cfg}')
+    libs = {'trustnb': run_trustnb, **{n: fn for n, (fn, _) in anchors.items()}}
+    warm = argparse.Namespace(**{**vars(a), 'steps': min(20, a.steps)})
+    for fn in libs.values(): fn(X, Xte, warm, dev, a.lrs[0])  # allocator, thread pools, lazy imports
+    # quality: each library at its best lr of the grid
+    fv = {n: {lr: fn(X, Xte, a, dev, lr)['fvu'] for lr in a.lrs} for n, fn in libs.items()}
+    best = {n: min(v.items(), key=lambda t: t[1]) for n, v in fv.items()}
+    # throughput: interleaved rounds at the first lr of the grid
+    sps = {n: [] for n in libs}
+    for _ in range(a.rounds):
+        for n, fn in libs.items(): sps[n].append(fn(X, Xte, a, dev, a.lrs[0])['steps_per_s'])
+    print(f"\n{'library':14s}{'steps/s (median)':>18s}{'thru × (median of rounds)':>28s}{'best lr':>9s}{'FVU':>9s}{'FVU ×':>8s}")
+    for n in libs:
+        thr = float(np.median([t / o for t, o in zip(sps['trustnb'], sps[n])]))
+        print(f"{n:14s}{np.median(sps[n]):18.1f}{thr:28.2f}{best[n][0]:9.0e}{best[n][1]:9.4f}{best['trustnb'][1] / max(best[n][1], 1e-12):8.2f}")
+    print('\nFVU at every lr of the grid:', {n: {f'{lr:g}': round(f, 4) for lr, f in v.items()} for n, v in fv.items()})
+    print('thru × = trustnb steps/s / library steps/s, per interleaved round (goal >= 1); FVU × = trustnb best FVU / library best FVU (goal <= 1)')
+    return dict(steps_per_s=sps, fvu=fv, best=best)
 
 
 if __name__ == '__main__': main()

@@ -331,11 +331,11 @@ class JumpReLUSAE(SAE):
 
 # %% ../../nbs/10_sae.core.ipynb #b0e752d4
 def _t(a, name:str, ndim=2):
-    "A validated float CPU tensor copy of `a` (finite, non-empty) for the metrics."
-    return to_tensor(check_array(a, name, ndim=ndim)).detach().float().cpu()
+    "A validated float tensor view of `a` (finite, non-empty) for the metrics, on its own device (numpy: CPU)."
+    return to_tensor(check_array(a, name, ndim=ndim)).detach().float()
 
 def _pair(x, x_hat):
-    x, x_hat = _t(x, 'x'), _t(x_hat, 'x_hat')
+    x, x_hat = _t(x, 'x'), _t(x_hat, 'x_hat'); x_hat = x_hat.to(x.device)
     if x.shape != x_hat.shape: raise ValueError(f"`x` and `x_hat` must have the same shape, got {tuple(x.shape)} and {tuple(x_hat.shape)}")
     return x, x_hat
 
@@ -369,7 +369,7 @@ def recovery(learned, # an `SAE` (its decoder rows) or learned atoms (m, d)
             )->float: # mean over true atoms of the max cosine with a learned atom
     "Mean max cosine similarity between each true atom and the learned dictionary."
     W = learned.W_dec if isinstance(learned, SAE) else learned
-    W, A = F.normalize(_t(W, 'learned'), dim=-1), F.normalize(_t(atoms, 'atoms'), dim=-1)
+    W = F.normalize(_t(W, 'learned'), dim=-1); A = F.normalize(_t(atoms, 'atoms'), dim=-1).to(W.device)
     if W.shape[-1] != A.shape[-1]: raise ValueError(f"`learned` atoms have width {W.shape[-1]} but `atoms` have {A.shape[-1]}")
     return float((A @ W.T).max(1).values.mean())
 
