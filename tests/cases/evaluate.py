@@ -44,3 +44,25 @@ CASES += [
          kinds=dict(n_profiles='count', n='count', m='count', n_queries='count', phi='prob')),
 ]
 EXEMPT['trustnb.evaluate.improvement_feedback.improvement_feedback_claim'] = 'the registered reproduction (runs plurality_recovery and find_indistinguishable, both covered)'
+
+import torch
+from trustnb.evaluate import win_rate as WR
+_T = WR.make_tabular_task(n_prompts=3, n_responses=4, n_pairs=30, n_seen=3, seed=0)
+_LP = torch.log(torch.as_tensor(_T.reference))
+CASES += [
+    Case(WR.make_tabular_task, dict(n_prompts=3, n_responses=4, n_pairs=30, n_seen=3, seed=0), kinds=dict(n_prompts='count', n_responses='count', n_pairs='count', n_seen='count')),
+    Case(WR.win_rate, dict(policy=_T.reference, anchor=_T.reference, pref=_T.pref), skip=('h', 'prompt_weights')),
+    Case(WR.dpo_loss, dict(logp=_LP, ref_logp=_LP, data=_T.data, beta=0.1), kinds=dict(beta='positive'), skip=('logp', 'ref_logp'), legal=dict(beta=('zero', 'negative'))),
+    Case(WR.sft_loss, dict(logp=_LP, data=_T.data), skip=('logp',)),
+    Case(WR.wro_loss, dict(logp=_LP, anchor=torch.as_tensor(_T.reference), pref_hat=torch.as_tensor(_T.pref)), skip=('logp', 'anchor', 'pref_hat')),
+    Case(WR.fit_bt_reward, dict(data=_T.data, n_prompts=3, n_responses=4, l2_coeff=0.01, steps=5, lr=0.1),
+         kinds=dict(n_prompts='count', n_responses='count', l2_coeff='nonneg', steps='count', lr='positive')),
+    Case(WR.train_tabular_policy, dict(task=_T, objective='dpo', beta=0.1, steps=5, lr=0.05, n_checkpoints=2, l2_coeff=0.01),
+         kinds=dict(beta='positive', steps='count', lr='positive', n_checkpoints='count', l2_coeff='nonneg')),
+    Case(WR.checkpoint_correlation, dict(history=WR.train_tabular_policy(_T, 'sft', steps=4, n_checkpoints=2))),
+]
+EXEMPT.update({
+    'trustnb.evaluate.win_rate.win_rate_claim': 'the registered reproduction (trains with the covered functions)',
+    'trustnb.evaluate.win_rate.PreferenceData': 'a plain record of labelled pairs; validated where it is used (fit_bt_reward, the losses)',
+    'trustnb.evaluate.win_rate.TabularTask': 'built by make_tabular_task, which validates its arguments',
+})
