@@ -23,4 +23,25 @@ CASES = [
     Case(K.capa_claim, dict(n=500, seed=0), kinds=dict(n='count')),
 ]
 ESTIMATORS = []
-EXEMPT = {}
+EXEMPT = {'trustnb.monitor.capa.capa_claim': 'the registered reproduction; also covered by a Case'}
+
+# --- suitability filter -----------------------------------------------------------------------------------------------
+from trustnb.monitor import suitability as S
+_L = _rng.normal(0, 2, (80, 3)); _Y = np.where(_rng.random(80) < 0.7, _L.argmax(1), _rng.integers(0, 3, 80))
+_LT, _LU = _rng.normal(0, 2, (40, 3)), _rng.normal(0, 2, (30, 3))
+_FILT = S.SuitabilityFilter(cv=2).fit(_L, _Y, _LT)
+CASES += [
+    Case(S.suitability_signals, dict(logits=_L, signals='all')),
+    Case(S.non_inferiority_welch, dict(test=_rng.random(20), user=_rng.random(15), margin=0.05, alpha=0.05), kinds=dict(margin='nonneg', alpha='prob')),
+    Case(S.SuitabilityFilter, dict(margin=0.05, alpha=0.05, signals='all', calibrated=True, cv=2), kinds=dict(margin='nonneg', alpha='prob', cv='count'),
+         then=lambda f: f.fit(_L, _Y, _LT).test(_LU)),
+    Case(_FILT.fit, dict(logits_sf=_L, y_sf=_Y, logits_test=_LT, y_test=_Y[:40]), kinds=dict(y_sf='labels', y_test='labels'), id='SuitabilityFilter.fit'),
+    Case(_FILT.test, dict(logits_user=_LU, margin=0.05, alpha=0.05), kinds=dict(margin='nonneg', alpha='prob'), id='SuitabilityFilter.test'),
+    Case(_FILT.test_correctness, dict(pc_user=_rng.random(30), margin=0.05, alpha=0.05), kinds=dict(pc_user='prob', margin='nonneg', alpha='prob'),
+         id='SuitabilityFilter.test_correctness'),
+    Case(S.ks_confidence_drift, dict(logits_test=_LT, logits_user=_LU, alpha=0.05), kinds=dict(alpha='prob')),
+    Case(S.shift_experiment, dict(name='credit', margin=0.05, alpha=0.05, n_user=50, draws=2, seed=0),
+         kinds=dict(margin='nonneg', alpha='prob', n_user='count', draws='count')),  # memoized: the valid call trains once
+]
+ESTIMATORS += [Est(make=lambda: S.SuitabilityFilter(cv=2), fit_args=lambda: ((_L, _Y, _LT), {}), methods=('correctness', 'test'), compare='correctness')]
+EXEMPT.update({'trustnb.monitor.suitability.suitability_claim': 'the registered reproduction (runs `shift_experiment`, which is covered)'})
