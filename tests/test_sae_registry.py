@@ -44,3 +44,30 @@ def test_bad_input(name):
     with pytest.raises(ValueError, match='NaN'): sae.encode(torch.full((2, 8), float('nan')))
     with pytest.raises(ValueError, match='d_in=8'): sae.encode(torch.zeros(2, 5))
     with pytest.raises(ValueError, match='empty'): sae(torch.zeros(0, 8))
+
+
+@pytest.mark.parametrize('name', ARCHS)
+def test_numpy_in_numpy_out(name):
+    "numpy in → numpy out without grad; torch in → torch out (on the input's device)."
+    import numpy as np
+    sae = make(name); x = np.random.default_rng(0).standard_normal((5, 8)).astype(np.float32)
+    z = sae.encode(x); assert isinstance(z, np.ndarray) and z.shape == (5, 32)
+    assert isinstance(sae.decode(z), np.ndarray)
+    zt = sae.encode(torch.as_tensor(x)); assert isinstance(zt, torch.Tensor) and zt.device == torch.device('cpu')
+    np.testing.assert_allclose(zt.detach().numpy(), z, atol=1e-6)
+
+
+def test_universal_and_jacobian_round_trip():
+    "Universal and Jacobian SAEs save and load through the family's save_sae/load_sae."
+    from trustnb.sae.universal import UniversalSAE, train_usae
+    from trustnb.sae.jacobian import JacobianSAE
+    from trustnb.core import local_seed
+    g = torch.Generator().manual_seed(0); acts = {'a': torch.randn(64, 5, generator=g), 'b': torch.randn(64, 3, generator=g)}
+    u = UniversalSAE({'a': 5, 'b': 3}, 16, 2); train_usae(u, acts, steps=5, batch_size=16)
+    with local_seed(0): mlp = torch.nn.Sequential(torch.nn.Linear(5, 9), torch.nn.SiLU(), torch.nn.Linear(9, 4))
+    js = JacobianSAE(mlp, 5, 4, 16, 2, jacobian_coeff=0.5)
+    with tempfile.TemporaryDirectory() as d:
+        C.save_sae(u, d + '/u'); C.save_sae(js, d + '/j'); u2, j2 = C.load_sae(d + '/u'), C.load_sae(d + '/j')
+    torch.testing.assert_close(u2.encode(acts['a'], name='a'), u.encode(acts['a'], name='a'))
+    assert type(j2) is JacobianSAE and j2.jacobian_coeff == 0.5
+    torch.testing.assert_close(j2.eval()(acts['a']).J, js.eval()(acts['a']).J)
