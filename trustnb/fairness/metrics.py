@@ -36,10 +36,12 @@ def sensitive_frame(sensitive_features, # (n,) or (n, k) array, Series, DataFram
                    )->pd.DataFrame: # one column per attribute, no missing values
     "Validate `sensitive_features` and return them as a DataFrame with one named column per attribute."
     sf = sensitive_features
+    if n is not None: check_int(n, 'n', lo=1)
     if isinstance(sf, dict): sf = pd.DataFrame({str(k): _vec(v, f'sensitive_features[{k!r}]') for k, v in sf.items()})
     elif isinstance(sf, pd.Series): sf = sf.to_frame(sf.name if sf.name is not None else 'A')
     elif isinstance(sf, (np.ndarray, torch.Tensor, list, tuple)):
         a = to_numpy(sf) if isinstance(sf, torch.Tensor) else np.asarray(sf)
+        if a.size == 0: raise ValueError(f"`sensitive_features` is empty (shape {a.shape})")
         if a.ndim not in (1, 2): raise ValueError(f"`sensitive_features` must be 1-D or 2-D, got shape {a.shape}")
         sf = pd.DataFrame(a.reshape(len(a), -1), columns=['A'] if a.ndim == 1 else [f'A{j}' for j in range(a.shape[1])])
     elif not isinstance(sf, pd.DataFrame):
@@ -54,6 +56,7 @@ def sensitive_frame(sensitive_features, # (n,) or (n, k) array, Series, DataFram
 # %% ../../nbs/60_fairness.metrics.ipynb #ed2ed0b4
 def is_categorical(col:pd.Series)->bool: # a column of `sensitive_frame(...)`
     "True when `col` holds categories: strings/objects/booleans/categoricals, or at most `MAX_GROUPS` distinct whole numbers."
+    if not isinstance(col, pd.Series): raise TypeError(f"`col` must be a pandas Series (a column of `sensitive_frame`), got {type(col).__name__}")
     k = col.dtype.kind
     if k in 'OUSbc' or isinstance(col.dtype, pd.CategoricalDtype): return True
     v = col.to_numpy()
@@ -188,17 +191,23 @@ class EOViolation(Result):
     total: float # sum of `per_attribute`
     per_attribute: dict # name -> EO difference (categorical) or probe R^2 gain (continuous)
     kinds: dict # name -> 'categorical' | 'continuous'
-    intersectional: float = float('nan') # EO difference over the crossed categorical columns (nan when undefined or < 2 columns)
+    intersectional: float|None = None # EO difference over the crossed categorical columns (None when undefined or < 2 columns)
 
 def _r2(A, Z, w):
     sw = np.sqrt(w)[:, None]; coef = np.linalg.lstsq(Z * sw, A * sw[:, 0], rcond=None)[0]
     res, mu = A - Z @ coef, np.average(A, weights=w)
     return 1 - np.average(res ** 2, weights=w) / max(np.average((A - mu) ** 2, weights=w), 1e-300)
 
-def probe_r2_gain(y_true, y_pred, a, sample_weight=None)->float:
-    "R^2 gain of predicting continuous `a` from (y, ŷ, yŷ) over predicting it from y alone."
-    yt, yp = np.asarray(y_true, float), np.asarray(y_pred, float); w = _weights(sample_weight, len(yt)); one = np.ones_like(yt)
-    a = np.asarray(a, float)
+def probe_r2_gain(y_true, y_pred, # binary labels and binary predictions, shape (n,)
+                  a, # one continuous attribute, shape (n,)
+                  sample_weight=None, # optional non-negative weights
+                 )->float: # >= 0 up to rounding; 0 when `y_pred` says nothing about `a` beyond `y_true`
+    "R² gain of predicting continuous `a` from (y, ŷ, yŷ) over predicting it from y alone (weighted least squares)."
+    yt = _binary(y_true, 'y_true'); yp = _binary(y_pred, 'y_pred', len(yt)).astype(float); yt = yt.astype(float)
+    w = _weights(sample_weight, len(yt)); one = np.ones_like(yt)
+    a = _vec(a, 'a', len(yt))
+    if a.dtype.kind not in 'biuf': raise TypeError(f"`a` must be numeric (one continuous attribute), got dtype {a.dtype}")
+    a = np.asarray(check_array(a.astype(float), 'a', ndim=1))
     if np.ptp(a) == 0: return 0.0
     return float(_r2(a, np.column_stack([one, yt, yp, yt * yp]), w) - _r2(a, np.column_stack([one, yt]), w))
 
@@ -214,10 +223,10 @@ def equalized_odds_violation(y_true, y_pred, # binary labels and binary predicti
         if is_categorical(sf[c]):
             kinds[c] = 'categorical'; per[c] = equalized_odds_difference(yt, yp, sensitive_features=sf[[c]], sample_weight=w)
         else: kinds[c] = 'continuous'; per[c] = probe_r2_gain(yt, yp, sf[c].to_numpy(float), w)
-    cats = [c for c in sf.columns if kinds[c] == 'categorical']; inter = float('nan')
+    cats = [c for c in sf.columns if kinds[c] == 'categorical']; inter = None
     if len(cats) > 1:
         try: inter = equalized_odds_difference(yt, yp, sensitive_features=sf[cats], sample_weight=w)
-        except ValueError: pass  # an intersection without positives or negatives: undefined, reported as nan
+        except ValueError: pass  # an intersection without positives or negatives: undefined, reported as None
     return EOViolation(float(sum(per.values())), per, kinds, inter)
 
 # %% ../../nbs/60_fairness.metrics.ipynb #9a8ec096
