@@ -66,3 +66,18 @@ EXEMPT.update({
     'trustnb.evaluate.win_rate.PreferenceData': 'a plain record of labelled pairs; validated where it is used (fit_bt_reward, the losses)',
     'trustnb.evaluate.win_rate.TabularTask': 'built by make_tabular_task, which validates its arguments',
 })
+
+from trustnb.evaluate import curation_loops as CL
+_S = CL.ring_of_gaussians(24, seed=0).reshape(6, 4, 2)
+CASES += [
+    Case(CL.ring_of_gaussians, dict(n=10, n_modes=8, radius=2.0, std=0.25, seed=0), kinds=dict(n='count', n_modes='count', radius='positive', std='positive')),
+    Case(CL.target_reward, dict(x=_S[:, 0]), skip=('target',)),
+    Case(CL.bt_curate, dict(samples=_S, reward=CL.target_reward, malicious=0.0, seed=0), kinds=dict(malicious='prob'), skip=('reward', 'adv_reward')),
+    Case(CL.flip_attack, dict(samples=_S, picks=_S[:, 0], budget=0.5, reward=CL.target_reward, strategy='targeted', seed=0), kinds=dict(budget='prob'), skip=('reward',)),
+    Case(CL.expected_reward, dict(model=CL.curated_retraining(n_rounds=1, n_samples=60, n_components=2, seed=0).models[-1], reward=CL.target_reward, n=50),
+         kinds=dict(n='count'), skip=('reward',)),
+    Case(CL.curated_retraining, dict(n_rounds=1, real_share=0.5, malicious=0.0, attack='random', attack_budget=0.2, n_samples=60, k=3, n_components=2, seed=0),
+         kinds=dict(n_rounds='count', real_share='prob', malicious='prob', attack_budget='prob', n_samples='count', k='count', n_components='count'), skip=('adv_reward', 'reward')),
+    Case(CL.curation_experiment, dict(seed=0, n_rounds=1), kinds=dict(n_rounds='count')),
+]
+EXEMPT['trustnb.evaluate.curation_loops.curation_claim'] = 'the registered reproduction (runs curation_experiment, covered)'
