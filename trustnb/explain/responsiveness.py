@@ -4,21 +4,22 @@
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #ac4296b9
 from __future__ import annotations
-import itertools, math
+import itertools, math, numbers, warnings
 from dataclasses import dataclass, field
 from typing import Literal, Sequence
 import numpy as np
 import pandas as pd
 from scipy import optimize, stats
-from ..core import Result, as_generator, check_array, check_choice, check_int, check_type, check_positive, require
+from ..core import (Result, RecourseStatus, as_generator, check_array, check_choice, check_int, check_type, check_positive, check_in_range,
+                          check_seed, require)
 from ..data import Dataset
 from ..repro import claim
 
 # %% auto #0
 __all__ = ['Status', 'ActionSet', 'reachable_set', 'Responsiveness', 'responsiveness_score', 'ResponsivenessTable',
            'responsiveness_scores', 'Explanation', 'responsive_explanation', 'Recourse', 'linear_params', 'LinearModel',
-           'certify_recourse', 'linear_shap', 'unit_values', 'shap_reasons', 'make_lending', 'lending_actions',
-           'credit_actions', 'reasons_audit', 'responsiveness_claim']
+           'certify_recourse', 'ActionRecourse', 'linear_shap', 'unit_values', 'shap_reasons', 'make_lending',
+           'lending_actions', 'credit_actions', 'reasons_audit', 'responsiveness_claim']
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #3a2aae41
 _NAN = float('nan')
@@ -46,26 +47,31 @@ class ActionSet(Result):
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #42886135
 def _validate_action_set(a:ActionSet):
-    d = len(a.names)
+    check_type(a.names, 'names', (list, tuple)); a.names = list(a.names); d = len(a.names)
     if d == 0: raise ValueError("`names` must not be empty")
+    if not all(isinstance(n, str) for n in a.names): raise TypeError("`names` must be strings")
     if len(set(a.names)) != d: raise ValueError("`names` must be unique")
     for k in ['actionable', 'lb', 'ub', 'step', 'monotone', 'max_change']:
-        v = np.asarray(getattr(a, k), dtype=bool if k == 'actionable' else float); setattr(a, k, v)
+        try: v = np.asarray(getattr(a, k), dtype=bool if k == 'actionable' else float)
+        except (TypeError, ValueError): raise TypeError(f"`{k}` must be a numeric array of shape ({d},)") from None
         if v.shape != (d,): raise ValueError(f"`{k}` must have shape ({d},), got {v.shape}")
+        setattr(a, k, v)
+    if np.isnan(a.lb).any() or np.isnan(a.ub).any(): raise ValueError("`lb` and `ub` must not be NaN (use -inf / inf for no bound)")
     if (a.lb > a.ub).any(): raise ValueError(f"`lb` must be <= `ub`; violated for {[a.names[i] for i in np.where(a.lb > a.ub)[0]]}")
     if not np.isin(a.monotone, [-1, 0, 1]).all(): raise ValueError("`monotone` must hold -1, 0 or +1")
-    if (a.step <= 0).any(): raise ValueError("`step` must be > 0 (or nan for continuous)")
+    if (a.step <= 0).any() or np.isinf(a.step).any(): raise ValueError("`step` must be finite and > 0 (or nan for continuous)")
     if (a.max_change <= 0).any() or np.isnan(a.max_change).any(): raise ValueError("`max_change` must be > 0 (inf for none)")
-    seen = set()
+    check_type(a.groups, 'groups', dict); check_type(a.links, 'links', dict); seen = set()
     for g, cols in a.groups.items():
         cols = list(cols)
-        if len(cols) < 2 or any(not 0 <= c < d for c in cols): raise ValueError(f"`groups`[{g!r}] must list >= 2 valid column indices")
+        if len(cols) < 2 or any(not isinstance(c, (int, np.integer)) or not 0 <= c < d for c in cols): raise ValueError(f"`groups`[{g!r}] must list >= 2 valid column indices")
         if seen & set(cols): raise ValueError(f"`groups` must be disjoint; {g!r} overlaps another group")
         if len(set(a.actionable[cols])) > 1: raise ValueError(f"`groups`[{g!r}]: a one-hot group must be actionable as a whole or not at all")
         seen |= set(cols)
     for j, eff in a.links.items():
-        if not 0 <= j < d or any(not 0 <= k < d or k == j for k, _ in eff): raise ValueError(f"`links` entry for column {j} is invalid")
+        if not 0 <= j < d or any(not 0 <= k < d or k == j or not np.isfinite(s) for k, s in eff): raise ValueError(f"`links` entry for column {j} is invalid (indices in range, finite scales)")
         if any(k in a.links for k, _ in eff): raise ValueError("`links` must be one level deep (a linked column cannot have links itself)")
+        if j in seen or any(k in seen for k, _ in eff): raise ValueError("`links` cannot start from or move a column of a one-hot group")
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #f0ba0030
 def _by_name(names, value, default, what):
@@ -74,9 +80,15 @@ def _by_name(names, value, default, what):
     if isinstance(value, dict):
         unknown = [k for k in value if k not in names]
         if unknown: raise ValueError(f"`{what}` names unknown columns {unknown}")
-        for k, v in value.items(): out[names.index(k)] = v
-    elif value is not None: out[:] = value
+        for k, v in value.items(): out[names.index(k)] = _number(v, what)
+    elif value is not None: out[:] = _number(value, what)
     return out
+
+def _number(v, what):
+    "A real, non-NaN number (a `{name: value}` entry of `from_data`)."
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)): raise TypeError(f"`{what}` values must be real numbers, got {type(v).__name__}")
+    if np.isnan(v): raise ValueError(f"`{what}` values must not be NaN")
+    return float(v)
 
 @classmethod
 def _from_data(cls, X, names:Sequence[str], # data (n, d) that sets default bounds, and column names
@@ -89,6 +101,7 @@ def _from_data(cls, X, names:Sequence[str], # data (n, d) that sets default boun
     "Build an `ActionSet` from data: bounds from the observed range, constraints as `{name: value}` dicts."
     X = check_array(X, 'X', ndim=2); names = list(names)
     if X.shape[1] != len(names): raise ValueError(f"`names` must have {X.shape[1]} entries (columns of `X`), got {len(names)}")
+    if isinstance(immutable, str): raise TypeError("`immutable` must be a list of column names, not a string")
     bad = [c for c in immutable if c not in names]
     if bad: raise ValueError(f"`immutable` names unknown columns {bad}")
     lo, hi = np.asarray(X, float).min(0), np.asarray(X, float).max(0)
@@ -120,7 +133,28 @@ def _interval(a:ActionSet, x, j)->tuple:
     hi = x[j] if a.monotone[j] < 0 else min(a.ub[j], x[j] + a.max_change[j])
     return lo, hi
 
+def _movable(a:ActionSet, cols)->list:
+    "Columns an action on `cols` can move: the actionable ones among `cols` and their linked columns."
+    out = {j for j in cols if a.actionable[j]}
+    return sorted(out | {k for j in out for k, _ in a.links.get(j, [])})
+
 # %% ../../nbs/31_explain.responsiveness.ipynb #1c7f293f
+def _check_domain(a:ActionSet, x, cols):
+    "Raise unless `x` lies in the domain on every column an action on `cols` can move (bounds elsewhere are irrelevant)."
+    for j in _movable(a, cols):
+        if not a.lb[j] - 1e-9 <= x[j] <= a.ub[j] + 1e-9:
+            raise ValueError(f"`x` lies outside what the action set describes: column {a.names[j]!r} = {x[j]:g} is outside "
+                             f"[lb, ub] = [{a.lb[j]:g}, {a.ub[j]:g}] and an action can move it; widen `lb`/`ub` of the action set "
+                             f"(e.g. `ActionSet.from_data(..., ub={{{a.names[j]!r}: ...}})`) to cover this point")
+    for g, gc in a.groups.items():
+        if a.actionable[gc].all() and set(gc) & set(cols) and not (np.isin(x[gc], [0, 1]).all() and x[gc].sum() == 1):
+            raise ValueError(f"`x` lies outside what the action set describes: the one-hot group {g!r} holds {x[gc].tolist()} (needs exactly one 1)")
+
+def _in_domain(a:ActionSet, P, cols)->np.ndarray:
+    "Bool mask of the rows of `P` within the bounds on the columns an action on `cols` can move."
+    m = _movable(a, cols)
+    return ((P[:, m] >= a.lb[m] - 1e-9) & (P[:, m] <= a.ub[m] + 1e-9)).all(1)
+
 def _values(a:ActionSet, x, j, method, n, rng)->tuple:
     "New values of column `j` reachable from `x` and whether they are an exhaustive list."
     lo, hi = _interval(a, x, j)
@@ -133,33 +167,37 @@ def _values(a:ActionSet, x, j, method, n, rng)->tuple:
     return (rng.uniform(lo, hi, n) if hi > lo else np.zeros(0)), False
 
 def _apply(a:ActionSet, x, j, v)->np.ndarray:
-    "Points with column `j` set to each of `v`, downstream links applied, out-of-domain points dropped."
+    "Points with column `j` set to each of `v` and downstream links applied (not yet checked against the bounds)."
     P = np.repeat(np.asarray(x, float)[None], len(v), 0); P[:, j] = v
     for k, s in a.links.get(j, []): P[:, k] += s * (v - x[j])
-    ok = ((P >= a.lb - 1e-9) & (P <= a.ub + 1e-9)).all(1) | (len(a.links.get(j, [])) == 0)
-    return P[ok]
+    return P
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #512a8e2d
+def _unit_points(a:ActionSet, x, unit, cols, method, n, rng)->tuple:
+    "Points one intervention on `unit` leads to (links applied, bounds not yet checked) and whether the list is exhaustive."
+    if not a.actionable[cols].all(): return np.zeros((0, a.d)), True
+    if unit in a.groups:
+        P = np.repeat(x[None], len(cols), 0); P[:, cols] = np.eye(len(cols))
+        return P[np.abs(P - x).sum(1) > 0], True
+    v, exhaustive = _values(a, x, cols[0], method, n, rng)
+    return _apply(a, x, cols[0], v), exhaustive
+
 def reachable_set(x, # one point, shape (d,)
                   feature, # unit name, column name or index
-                  action_set:ActionSet,
+                  action_set:ActionSet, # the actionability constraints
                   method:Literal['auto', 'enumerate', 'sample']='auto', # 'auto': enumerate grids, sample continuous columns
                   n:int=200, # samples for method='sample'
-                  seed:int|np.random.Generator|None=0,
+                  seed:int|np.random.Generator|None=0, # seeds the samples of continuous columns
                  )->tuple: # (points (m, d), exhaustive: bool)
     "Points reachable from `x` by one intervention on `feature` (with its downstream effects), and whether the list is exhaustive."
     check_type(action_set, 'action_set', ActionSet); check_choice(method, 'method', ['auto', 'enumerate', 'sample'])
-    x = np.asarray(check_array(x, 'x', ndim=1, n_cols=action_set.d), float); check_int(n, 'n', lo=1)
-    unit, cols = _unit_cols(action_set, feature)
-    if not action_set.actionable[cols].all(): return np.zeros((0, action_set.d)), True
-    if unit in action_set.groups:
-        P = np.repeat(x[None], len(cols), 0); P[:, cols] = np.eye(len(cols))
-        return P[np.abs(P - x).sum(1) > 0], True
-    v, exhaustive = _values(action_set, x, cols[0], method, n, as_generator(seed))
-    return _apply(action_set, x, cols[0], v), exhaustive
+    x = np.asarray(check_array(x, 'x', ndim=1, n_cols=action_set.d), float); check_int(n, 'n', lo=1); check_seed(seed)
+    unit, cols = _unit_cols(action_set, feature); _check_domain(action_set, x, cols)
+    P, exhaustive = _unit_points(action_set, x, unit, cols, method, n, as_generator(seed))
+    return P[_in_domain(action_set, P, cols)], exhaustive
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #816e8420
-Status = Literal['found', 'not_found', 'proved_none']
+Status = RecourseStatus  # 'found' | 'not_found' | 'proved_none' (trustnb.core), kept as an alias
 
 @dataclass(repr=False)
 class Responsiveness(Result):
@@ -173,6 +211,26 @@ class Responsiveness(Result):
     status: str # 'found', 'not_found' (sampled, none found) or 'proved_none' (exhaustive, none exists)
     witness: np.ndarray|None = None # a reachable point that attains the target, if any
 
+def _as_model(model):
+    "A `(w, b)` pair becomes a `LinearModel`; anything else must have `predict` or be callable."
+    if isinstance(model, tuple) and len(model) == 2: return LinearModel(*model)
+    if not (hasattr(model, 'predict') or callable(model)): raise TypeError(f"`model` must have a `predict` method or be callable, got {type(model).__name__}")
+    return model
+
+def _classes(model):
+    "The model's class labels (`classes_`; (0, 1) for a `(w, b)` pair), or None when it does not say."
+    if isinstance(model, tuple) and len(model) == 2: return [0, 1]
+    c = getattr(model, 'classes_', None)
+    return None if c is None else np.asarray(c).tolist()
+
+def _check_target(model, target):
+    "Raise unless `target` is a label the model can predict (checked against `classes_` where the model has them)."
+    if isinstance(target, (numbers.Real, np.generic)) and not isinstance(target, (bool, np.bool_, str)) and not np.isfinite(target):
+        raise ValueError(f"`target` must be a finite class label, got {target}")
+    if not isinstance(target, (numbers.Number, str, np.generic)): raise TypeError(f"`target` must be a class label, got {type(target).__name__}")
+    c = _classes(model)
+    if c is not None and target not in c: raise ValueError(f"`target` must be one of the model's classes {c}, got {target!r}")
+
 def _predict(model, X)->np.ndarray:
     "Labels from a classifier with `predict` or a callable."
     if len(X) == 0: return np.zeros(0, int)
@@ -184,20 +242,26 @@ def _predict(model, X)->np.ndarray:
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #601ce125
 def _clopper_pearson(k:int, n:int, alpha:float=0.05)->tuple:
-    lo = stats.beta.ppf(alpha / 2, k, n - k + 1) if k > 0 else 0.0
-    hi = stats.beta.ppf(1 - alpha / 2, k + 1, n - k) if k < n else 1.0
-    return float(lo), float(hi)
+    if n == 0: return (0.0, 1.0)
+    ci = stats.binomtest(k, n).proportion_ci(1 - alpha, method='exact')
+    return float(ci.low), float(ci.high)
 
 def _score(unit, R, hit, exact)->Responsiveness:
     k, m = int(hit.sum()), len(R); score = k / m if m else 0.0
     status = 'found' if k else ('proved_none' if exact else 'not_found')
     return Responsiveness(unit, score, m, k, exact, (score, score) if exact else _clopper_pearson(k, m), status, R[hit][0] if k else None)
 
-def responsiveness_score(model, x, feature, action_set:ActionSet, # classifier, point (d,), unit, constraints
-                         target=1, # the desired label y*
-                         method:Literal['auto', 'enumerate', 'sample']='auto', n:int=200, seed=0, # see `reachable_set`
+def responsiveness_score(model, # classifier with `predict`, a callable returning labels, or a `(w, b)` pair
+                         x, # the point, shape (d,)
+                         feature, # unit name, column name or column index
+                         action_set:ActionSet, # the actionability constraints
+                         target=1, # the desired label y* (one of `model.classes_`)
+                         method:Literal['auto', 'enumerate', 'sample']='auto', # see `reachable_set`
+                         n:int=200, # samples for a continuous column
+                         seed:int|np.random.Generator|None=0, # seeds those samples
                         )->Responsiveness:
     "Probability that an intervention on `feature` (within `action_set`) makes `model` predict `target` at `x`."
+    model = _as_model(model); _check_target(model, target)
     R, exact = reachable_set(x, feature, action_set, method, n, seed)
     return _score(_unit_cols(action_set, feature)[0], R, _predict(model, R) == target, exact)
 
@@ -218,12 +282,23 @@ class ResponsivenessTable(Result):
     status: np.ndarray # (n, m) 'found' / 'not_found' / 'proved_none'
     def frame(self)->pd.DataFrame: return pd.DataFrame(self.scores, columns=self.features)
 
-def responsiveness_scores(model, X, action_set:ActionSet, features:Sequence|None=None, # None: every unit
-                          target=1, method='auto', n:int=200, seed=0)->ResponsivenessTable:
+def responsiveness_scores(model, # classifier with `predict`, a callable returning labels, or a `(w, b)` pair
+                          X, # points (n, d)
+                          action_set:ActionSet, # the actionability constraints
+                          features:Sequence|None=None, # units to score (None: every unit)
+                          target=1, # the desired label (one of `model.classes_`)
+                          method:Literal['auto', 'enumerate', 'sample']='auto', # see `reachable_set`
+                          n:int=200, # samples for a continuous column
+                          seed:int|np.random.Generator|None=0, # seeds those samples
+                         )->ResponsivenessTable:
     "Responsiveness of every unit in `features` at every row of `X`."
+    check_type(action_set, 'action_set', ActionSet); model = _as_model(model); _check_target(model, target)
     X = check_array(X, 'X', ndim=2, n_cols=action_set.d); feats = list(action_set.units if features is None else features)
-    rng = as_generator(seed)
-    rs = [_scores_at(model, x, action_set, feats, target, method, n, rng) for x in np.asarray(X, float)]
+    if not feats: raise ValueError("`features` must not be empty")
+    rng = as_generator(check_seed(seed)); rs = []
+    for i, x in enumerate(np.asarray(X, float)):
+        try: rs.append(_scores_at(model, x, action_set, feats, target, method, n, rng))
+        except ValueError as e: raise ValueError(f"row {i} of `X`: {e}") from None
     get = lambda k: np.array([[getattr(r, k) for r in row] for row in rs])
     return ResponsivenessTable(get('score'), [r.feature for r in rs[0]], get('exact'), get('status'))
 
@@ -235,10 +310,18 @@ class Explanation(Result):
     no_responsive_feature: bool # True when every unit has score 0
     status: str # 'found' if some reason exists; else 'proved_none' (all exact) or 'not_found'
 
-def responsive_explanation(model, x, action_set:ActionSet, k:int=4, target=1, method='auto', n:int=200, seed=0)->Explanation:
+def responsive_explanation(model, # classifier with `predict`, a callable returning labels, or a `(w, b)` pair
+                           x, # the point, shape (d,)
+                           action_set:ActionSet, # the actionability constraints
+                           k:int=4, # at most this many reasons
+                           target=1, # the desired label (one of `model.classes_`)
+                           method:Literal['auto', 'enumerate', 'sample']='auto', # see `reachable_set`
+                           n:int=200, # samples for a continuous column
+                           seed:int|np.random.Generator|None=0, # seeds those samples
+                          )->Explanation:
     "The top-`k` units by responsiveness (score > 0 only) at `x`."
-    check_int(k, 'k', lo=1)
-    rs = _scores_at(model, x, action_set, action_set.units, target, method, n, as_generator(seed))
+    check_int(k, 'k', lo=1); check_type(action_set, 'action_set', ActionSet); model = _as_model(model); _check_target(model, target)
+    rs = _scores_at(model, x, action_set, action_set.units, target, method, n, as_generator(check_seed(seed)))
     pos = sorted([r for r in rs if r.score > 0], key=lambda r: -r.score)[:k]
     status = 'found' if pos else ('proved_none' if all(r.exact for r in rs) else 'not_found')
     return Explanation([(r.feature, r.score) for r in pos], not pos, status)
@@ -251,43 +334,50 @@ class Recourse(Result):
     x_cf: np.ndarray|None # a reachable point that attains the target (None unless found)
     method: str # 'enumerate', 'milp' or 'sample'
     n_checked: int = 0 # points evaluated (enumerate/sample)
-    best_score: float = _NAN # milp: the best attainable decision score w.x'+b (target 1) or -(w.x'+b) (target 0)
+    best_score: float|None = None # milp: an upper bound on the best attainable decision score for `target` (None otherwise)
     @property
     def fixed(self)->bool: return self.status == 'proved_none'
 
-def _unit_deltas(a:ActionSet, x, unit, method, n, rng)->np.ndarray:
-    "Changes (incl. the zero change) one unit can make to `x`, links applied, shape (m, d)."
-    R, exact = reachable_set(x, unit, a, method, n, rng)
-    return np.vstack([np.zeros((1, a.d)), R - x]), exact
+def _unit_deltas(a:ActionSet, x, unit, method, n, rng)->tuple:
+    "Changes (incl. the zero change) one unit can make to `x`, links applied and *not* pruned by bounds, shape (m, d)."
+    P, exact = _unit_points(a, x, unit, _unit_cols(a, unit)[1], method, n, rng)
+    return np.vstack([np.zeros((1, a.d)), P - x]), exact
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #472520dc
+def _all_cols(a:ActionSet)->list: return list(range(a.d))
+
 def _joint_enumerate(model, x, a:ActionSet, target, max_points:int)->Recourse:
-    x = np.asarray(x, float)
+    "Every combination of the units' options; bounds checked on the combined point (links of two units may offset)."
     opts = [_unit_deltas(a, x, u, 'enumerate', 1, None)[0] for u in a.units if _actionable(a, u)]
     size = math.prod(len(o) for o in opts)
     if size > max_points: raise ValueError(f"the joint action set has {size:,} points > `max_points`={max_points:,}; use method='milp' (linear model) or 'sample'")
     D = np.zeros((1, a.d))
     for o in opts: D = (D[:, None, :] + o[None]).reshape(-1, a.d)
-    P = x + D; P = P[((P >= a.lb - 1e-9) & (P <= a.ub + 1e-9)).all(1)]
+    P = x + D; P = P[_in_domain(a, P, _all_cols(a))]
     hit = np.flatnonzero(_predict(model, P) == target)
     return Recourse('found', P[hit[0]], 'enumerate', len(P)) if len(hit) else Recourse('proved_none', None, 'enumerate', len(P))
 
 def _actionable(a:ActionSet, unit)->bool: return bool(a.actionable[_unit_cols(a, unit)[1]].all())
 
 def _joint_sample(model, x, a:ActionSet, target, n:int, rng)->Recourse:
-    x = np.asarray(x, float); D = np.zeros((n, a.d))
+    "Random joint actions: can find a witness, never proves anything."
+    D = np.zeros((n, a.d))
     for u in a.units:
         if not _actionable(a, u): continue
         o, _ = _unit_deltas(a, x, u, 'sample', n, rng)
         D += o[rng.integers(0, len(o), n)]
-    P = x + D; P = P[((P >= a.lb - 1e-9) & (P <= a.ub + 1e-9)).all(1)]
+    P = np.vstack([x[None], x + D]); P = P[_in_domain(a, P, _all_cols(a))]
     hit = np.flatnonzero(_predict(model, P) == target)
     return Recourse('found', P[hit[0]], 'sample', len(P)) if len(hit) else Recourse('not_found', None, 'sample', len(P))
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #01e50e83
-def linear_params(model)->tuple:
+def linear_params(model, # binary linear classifier, scaler+linear `Pipeline`, `LinearModel` or `(w, b)` pair
+                 )->tuple:
     "(w, b) of a binary linear classifier in the raw feature space (scikit-learn model, scaler+linear `Pipeline`, or a `(w, b)` pair)."
-    if isinstance(model, tuple) and len(model) == 2: return np.asarray(model[0], float).ravel(), float(model[1])
+    if isinstance(model, tuple) and len(model) == 2:
+        w = np.asarray(model[0], float).ravel(); b = float(model[1])
+        if not (np.isfinite(w).all() and np.isfinite(b)): raise ValueError("`model` weights must be finite")
+        return w, b
     steps = [s for _, s in model.steps] if hasattr(model, 'steps') else [model]
     last = steps[-1]
     if not hasattr(last, 'coef_') or np.asarray(last.coef_).reshape(-1, np.shape(last.coef_)[-1]).shape[0] != 1:
@@ -301,29 +391,41 @@ def linear_params(model)->tuple:
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #b8a7ebed
 class LinearModel:
-    "A binary linear classifier `1[w.x + b > 0]` with a logistic `predict_proba`."
-    def __init__(self, w, b:float): self.coef_, self.intercept_ = np.asarray(w, float).reshape(1, -1), np.array([float(b)])
+    "A binary linear classifier `1[w.x + b > 0]` with a logistic `predict_proba`; classes (0, 1)."
+    def __init__(self, w, # weights (d,)
+                 b:float, # intercept
+                ):
+        w = np.asarray(check_array(np.asarray(w, float), 'w', ndim=(1, 2)), float).reshape(1, -1)
+        b = float(np.ravel(b)[0]) if isinstance(b, np.ndarray) and b.size == 1 else b
+        check_in_range(b, 'b', -np.inf, np.inf)  # a finite real number
+        self.coef_, self.intercept_, self.classes_ = w, np.array([float(b)]), np.array([0, 1])
     @classmethod
     def from_model(cls, model)->LinearModel: return cls(*linear_params(model))
-    def decision_function(self, X): return np.asarray(X, float) @ self.coef_[0] + self.intercept_[0]
-    def predict(self, X): return (self.decision_function(X) > 0).astype(int)
-    def predict_proba(self, X): p = 1 / (1 + np.exp(-self.decision_function(X))); return np.c_[1 - p, p]
+    def decision_function(self, X, # points (n, d)
+                         ): return np.asarray(X, float) @ self.coef_[0] + self.intercept_[0]
+    def predict(self, X, # points (n, d)
+               ): return (self.decision_function(X) > 0).astype(int)
+    def predict_proba(self, X, # points (n, d)
+                     ): p = 1 / (1 + np.exp(-self.decision_function(X))); return np.c_[1 - p, p]
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #03860353
 def _milp(model, x, a:ActionSet, target)->Recourse:
-    w, b = linear_params(model); x = np.asarray(x, float); d = a.d
-    sign = 1.0 if target == 1 else -1.0
-    A = np.zeros((0, d)); cols, lo, hi, integ, rows, rlo, rhi = [], [], [], [], [], [], []
-    # decision vector: one variable per actionable column: t_j = x'_j - x_j (integer multiples of step via scaling)
-    var = {}
+    "Maximise the target's decision score over the joint action set; a witness is verified, a proof uses HiGHS's dual bound."
+    w, b = linear_params(model); d = a.d; classes = _classes(model) or [0, 1]
+    sign = 1.0 if target == classes[1] else -1.0  # the decision function is > 0 for classes[1], <= 0 for classes[0]
+    lo, hi, integ, var = [], [], [], {}  # one variable per actionable column: x'_j = x_j + scale_j t_j
+    grouped = {c for g in a.groups.values() for c in g}
     for j in range(d):
         if not a.actionable[j]: continue
         var[j] = len(lo)
-        if any(j in g for g in a.groups.values()): lo.append(0 - x[j]); hi.append(1 - x[j]); integ.append(1); continue
+        if j in grouped: lo.append(0 - x[j]); hi.append(1 - x[j]); integ.append(1); continue
         l, h = _interval(a, x, j)
         if np.isnan(a.step[j]): lo.append(l - x[j]); hi.append(h - x[j]); integ.append(0)
         else: lo.append(math.ceil((l - x[j]) / a.step[j] - 1e-9)); hi.append(math.floor((h - x[j]) / a.step[j] + 1e-9)); integ.append(1)
-    scale = np.array([1.0 if (np.isnan(a.step[j]) or any(j in g for g in a.groups.values())) else a.step[j] for j in var])
+    if not var:  # nothing can move: the prediction at x is the answer
+        ok = _predict(model, x[None])[0] == target
+        return Recourse('found' if ok else 'proved_none', x.copy() if ok else None, 'milp', 1, sign * float(w @ x + b))
+    scale = np.array([1.0 if (np.isnan(a.step[j]) or j in grouped) else a.step[j] for j in var])
     M = np.zeros((d, len(var)))  # x' = x + M t
     for j, i in var.items():
         M[j, i] = scale[i]
@@ -332,52 +434,93 @@ def _milp(model, x, a:ActionSet, target)->Recourse:
     for g, cols_g in a.groups.items():  # exactly one active category
         if all(c in var for c in cols_g):
             r = np.zeros(len(var)); r[[var[c] for c in cols_g]] = 1; cons.append(optimize.LinearConstraint(r, 1 - x[cols_g].sum(), 1 - x[cols_g].sum()))
-    linked = sorted({k for eff in a.links.values() for k, _ in eff})
+    linked = sorted({k for j in var for k, _ in a.links.get(j, [])})
     if linked: cons.append(optimize.LinearConstraint(M[linked], a.lb[linked] - x[linked], a.ub[linked] - x[linked]))
-    if not var: s0 = sign * (w @ x + b); return Recourse('found' if s0 > 0 else 'proved_none', x.copy() if s0 > 0 else None, 'milp', best_score=s0)
-    res = optimize.milp(-sign * (w @ M), constraints=cons, integrality=np.array(integ), bounds=optimize.Bounds(lo, hi))
-    if res.status != 0: raise RuntimeError(f"milp failed: {res.message}")
-    x_cf = x + M @ res.x; best = sign * (w @ x_cf + b)
-    return Recourse('found', x_cf, 'milp', best_score=best) if best > 1e-9 else Recourse('proved_none', None, 'milp', best_score=best)
+    res = optimize.milp(-sign * (w @ M), constraints=cons, integrality=np.array(integ), bounds=optimize.Bounds(lo, hi), options=dict(mip_rel_gap=0))
+    if res.x is None: raise RuntimeError(f"milp failed (status {res.status}): {res.message}; check that the bounds of the actionable columns are finite")
+    t = np.where(np.array(integ) == 1, np.round(res.x), res.x); x_cf = x + M @ t
+    s0 = sign * float(w @ x + b); bound = s0 - float(getattr(res, 'mip_dual_bound', None) if getattr(res, 'mip_dual_bound', None) is not None else res.fun)
+    if _in_domain(a, x_cf[None], _all_cols(a))[0] and _predict(model, x_cf[None])[0] == target: return Recourse('found', x_cf, 'milp', 1, bound)
+    tol = 1e-7 * (1 + abs(s0) + abs(bound))  # HiGHS's tolerances: a bound this close to 0 proves nothing
+    return Recourse('proved_none' if bound < -tol else 'not_found', None, 'milp', 1, bound)
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #7481ee34
-def certify_recourse(model, x, action_set:ActionSet, # classifier, point (d,), constraints
-                     target=1, # desired label (0 or 1 for method='milp')
+def certify_recourse(model, # classifier with `predict`, a callable returning labels, or a `(w, b)` pair
+                     x, # the point, shape (d,)
+                     action_set:ActionSet, # the actionability constraints
+                     target=1, # desired label (one of `model.classes_`)
                      method:Literal['auto', 'enumerate', 'milp', 'sample']='auto', # 'auto': enumerate if finite, else milp if linear, else sample
-                     max_points:int=1_000_000, n:int=2000, seed=0, # enumeration cap; samples for 'sample'
+                     max_points:int=1_000_000, # refuse to enumerate more joint points than this
+                     n:int=2000, # joint actions drawn by method='sample'
+                     seed:int|np.random.Generator|None=0, # seeds method='sample'
                     )->Recourse:
     "Decide whether any action in `action_set` makes `model` predict `target` at `x`: a witness, a proof of none, or 'not_found'."
     check_type(action_set, 'action_set', ActionSet); check_choice(method, 'method', ['auto', 'enumerate', 'milp', 'sample'])
+    check_int(max_points, 'max_points', lo=1); check_int(n, 'n', lo=1); check_seed(seed)
     x = np.asarray(check_array(x, 'x', ndim=1, n_cols=action_set.d), float)
+    model = _as_model(model); _check_target(model, target); _check_domain(action_set, x, _all_cols(action_set))
     if method == 'auto':
         finite = all(not np.isnan(action_set.step[j]) or any(j in g for g in action_set.groups.values()) for j in np.flatnonzero(action_set.actionable))
         method = 'enumerate' if finite else 'milp' if _is_linear(model) else 'sample'
     if method == 'enumerate': return _joint_enumerate(model, x, action_set, target, max_points)
-    if method == 'milp': return _milp(model, x, action_set, target)
+    if method == 'milp':
+        if not _is_linear(model): raise TypeError("`method`='milp' needs a binary linear `model` (scikit-learn linear classifier, scaler+linear Pipeline, LinearModel or (w, b))")
+        return _milp(model, x, action_set, target)
     return _joint_sample(model, x, action_set, target, n, as_generator(seed))
 
 def _is_linear(model)->bool:
     try: linear_params(model); return True
     except TypeError: return False
 
+# %% ../../nbs/31_explain.responsiveness.ipynb #bcbaeff6
+class ActionRecourse:
+    "Recourse over an action set with the library's counterfactual verb: `ActionRecourse(model, action_set).counterfactual(x, target)`."
+    def __init__(self, model, # classifier with `predict`, a callable returning labels, or a `(w, b)` pair
+                 action_set:ActionSet, # the actionability constraints
+                 *, method:Literal['auto', 'enumerate', 'milp', 'sample']='auto', # see `certify_recourse`
+                 max_points:int=1_000_000, # enumeration cap
+                 n:int=2000, # joint actions drawn by method='sample'
+                 seed:int|np.random.Generator|None=0, # seeds method='sample' (a fresh generator per call)
+                ):
+        self.model, self.action_set, self.method, self.max_points, self.n, self.seed = model, action_set, method, max_points, n, seed
+    def counterfactual(self, x, # the point, shape (d,)
+                       target=1, # desired label (one of `model.classes_`)
+                       seed:int|np.random.Generator|None=None, # overrides the constructor's `seed` for this call
+                      )->Recourse:
+        "A reachable point where the model predicts `target` ('found'), a proof that none exists ('proved_none'), or 'not_found'."
+        return certify_recourse(self.model, x, self.action_set, target, self.method, self.max_points, self.n, self.seed if seed is None else seed)
+
 # %% ../../nbs/31_explain.responsiveness.ipynb #39d0b619
-def linear_shap(model, X, background)->np.ndarray:
+def linear_shap(model, # binary linear classifier (see `linear_params`)
+                X, # points to explain (n, d)
+                background, # background rows (m, d) whose mean is the reference
+               )->np.ndarray:
     "Exact interventional SHAP values of a linear model, (n, d), against the mean of `background`."
     w, _ = linear_params(model); X = check_array(X, 'X', ndim=2, n_cols=len(w))
-    return w * (np.asarray(X, float) - np.asarray(background, float).mean(0))
+    bg = check_array(background, 'background', ndim=2, n_cols=len(w))
+    return w * (np.asarray(X, float) - np.asarray(bg, float).mean(0))
 
-def unit_values(phi, action_set:ActionSet)->np.ndarray:
+def unit_values(phi, # per-column attributions (n, d)
+                action_set:ActionSet, # defines the units
+               )->np.ndarray:
     "Sum per-column attributions over each unit (one-hot groups summed), (n, n_units)."
+    check_type(action_set, 'action_set', ActionSet); phi = np.asarray(check_array(phi, 'phi', ndim=2, n_cols=action_set.d), float)
     return np.stack([phi[:, _unit_cols(action_set, u)[1]].sum(1) for u in action_set.units], 1)
 
-def shap_reasons(phi_units, k:int=4, target=1)->np.ndarray:
+def shap_reasons(phi_units, # per-unit attributions (n, n_units), e.g. from `unit_values`
+                 k:int=4, # reasons per row
+                 target=1, # the desired label: 1 lists the most negative units, 0 the most positive
+                )->np.ndarray:
     "Indices of the top-`k` units pushing away from `target` (most negative for target 1), (n, k); -1 pads."
+    check_array(phi_units, 'phi_units', ndim=2); check_int(k, 'k', lo=1); check_choice(target, 'target', [0, 1])
     s = np.asarray(phi_units) * (1 if target == 1 else -1)
     order = np.argsort(s, 1, kind='stable')[:, :k]
     return np.where(np.take_along_axis(s, order, 1) < 0, order, -1)
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #9a267f87
-def make_lending(n:int=4000, seed:int=0)->Dataset:
+def make_lending(n:int=4000, # applicants
+                 seed:int|np.random.Generator|None=0, # seeds the data
+                )->Dataset:
     "Synthetic lending data: age, late payments (immutable), income, utilisation, accounts; `y = 1` is approved."
     check_int(n, 'n', lo=1); rng = as_generator(seed)
     age = rng.integers(18, 81, n).astype(float); late = np.minimum(rng.poisson(1.0, n), 5).astype(float)
@@ -390,14 +533,17 @@ def make_lending(n:int=4000, seed:int=0)->Dataset:
     return Dataset(X.astype(np.float32), y, names, {}, 'Synthetic lending (trustnb): logistic label, age/late payments immutable.', 'approved',
                    pd.DataFrame(X, columns=names))
 
-def lending_actions(X)->ActionSet:
+def lending_actions(X, # lending data (n, 5) that sets the default bounds
+                   )->ActionSet:
     "The action set of `make_lending`."
     return ActionSet.from_data(X, ['age', 'late_payments', 'income_k', 'utilisation', 'n_accounts'], immutable=['age', 'late_payments'],
                                step={'income_k': 1, 'utilisation': 0.1, 'n_accounts': 1}, monotone={'income_k': 1, 'utilisation': -1},
                                max_change={'income_k': 20, 'n_accounts': 1}, lb={'utilisation': 0.0, 'n_accounts': 0}, ub={'n_accounts': 10})
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #0d5f4a56
-def credit_actions(data:Dataset, X=None)->ActionSet:
+def credit_actions(data:Dataset, # `load_credit_data()` (its column names)
+                   X=None, # data that sets the default bounds (default `data.X`)
+                  )->ActionSet:
     "The action set used for `load_credit_data()` (bounds from `X`, default `data.X`)."
     X = data.X if X is None else X; n = data.feature_names
     mutable = ['Seniority', 'Time', 'Debt', 'Amount', 'Income'] + [c for c in n if c.startswith('Job=')]
@@ -416,9 +562,18 @@ def _credit_caps(a:ActionSet, x)->ActionSet:
     return b
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #e6b85b15
-def reasons_audit(model, X, action_set:ActionSet|None, background, k:int=4, seed:int=0, caps=None)->dict:
+def reasons_audit(model, # binary linear classifier with classes (0, 1) (see `linear_params`)
+                  X, # denied applicants (n, d)
+                  action_set:ActionSet, # the actionability constraints
+                  background, # background rows for the SHAP reference
+                  k:int=4, # SHAP reasons per applicant
+                  seed:int=0, # seeds the samples of continuous columns (row i uses seed + i)
+                  caps=None, # optional (action_set, x) -> per-applicant action set
+                 )->dict:
     "SHAP top-k reasons vs responsiveness for the rows of `X` (denied applicants); returns the per-applicant arrays."
-    a0 = action_set
+    check_type(action_set, 'action_set', ActionSet); check_int(seed, 'seed', lo=0); check_int(k, 'k', lo=1)
+    if caps is not None and not callable(caps): raise TypeError("`caps` must be callable (action_set, x) -> ActionSet")
+    model = _as_model(model); _check_target(model, 1); a0 = action_set
     phi_cols = linear_shap(model, X, background)
     mus, fixed, witnesses_ok = [], [], []
     for i, x in enumerate(np.asarray(X, float)):
@@ -451,7 +606,10 @@ def _fit_lr(X, y):
 @claim('responsiveness', paper='Cheon, Wernerfelt, Friedler, Ustun. Feature Responsiveness Scores. ICLR 2025 (arXiv 2410.22598)',
        claim="Among denied applicants, SHAP top-1 reasons often have responsiveness 0 (>= 50% on synthetic lending, >= 30% on real credit data), some predictions are fixed, and for >= 10% of denied applicants SHAP's top-1 reason is unresponsive although a responsive feature exists (the responsive top-1 reason has responsiveness 0 only for applicants with no responsive feature at all).",
        metric='share of denied applicants whose top-1 reason has responsiveness 0 on the credit data (lower is better)', baseline='SHAP top-1 reason')
-def responsiveness_claim(n_lending:int=4000, n_credit:int=300, seed:int=0)->dict:
+def responsiveness_claim(n_lending:int=4000, # synthetic lending applicants
+                         n_credit:int=300, # denied credit applicants audited
+                         seed:int=0, # seeds the data and the samples
+                        )->dict:
     "Run the audit on synthetic lending (exact) and on real credit data; compare SHAP vs responsive top-1 reasons."
     from trustnb.data import load_credit_data
     out = {}
