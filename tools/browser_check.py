@@ -80,7 +80,7 @@ class Chromium:
         self.events.clear()
         self.send('Page.navigate', url=url)
         self.wait_for('Page.loadEventFired')
-        expr, secs = settle
+        expr, secs = settle or (None, 0)
         t0 = time.time()
         while expr and time.time() - t0 < secs and not self.eval(expr): time.sleep(0.05)
         self.send('Runtime.evaluate', expression='1')  # drain events queued so far

@@ -51,6 +51,9 @@ def execute_all(nbs, fresh=False, workers=2, run=None):
     os.environ.setdefault('OMP_NUM_THREADS', '1')  # one thread per worker: oversubscribed OpenMP threads crawl
     failed, n_ran = [], 0
     todo = [nb for nb in nbs if fresh or not all((CACHE / f'{nb.stem}-{keys[nb.name]}{s}').exists() for s in ('.ipynb', '.proc.ipynb'))]
+    for nb in nbs:  # failures are cached too (same inputs, same failure): report them again
+        f = CACHE / f'{nb.stem}-{keys[nb.name]}.failed.txt'
+        if nb not in todo and f.exists(): failed.append((nb.name, f.read_text())); print(f'FAIL (cached)  {nb.name}')
     print(f'{len(nbs) - len(todo)} of {len(nbs)} notebooks unchanged (cached in {os.path.relpath(CACHE, ROOT)}); executing {len(todo)}'
           + (' (FRESH)' if fresh else ''), flush=True)
     if todo:
@@ -68,6 +71,7 @@ def execute_all(nbs, fresh=False, workers=2, run=None):
         if exe.exists(): shutil.copy(exe, BUILD / 'nbs' / nb.name)
         if proc.exists(): shutil.copy(proc, BUILD / 'proc' / nb.name)
     for name, err in failed: print(f'\n--- {name} failed ---\n{err}')
+    (BUILD / 'failed.json').write_text(json.dumps(dict(failed), indent=1))
     (BUILD / 'keys.json').write_text(json.dumps(keys, indent=1))
     return failed, n_ran
 
@@ -135,7 +139,7 @@ main{margin-left:260px;max-width:980px;padding:8px 24px 60px}
 .cell{margin:0 0 1rem}.highlight{background:#f8f8f8;border-radius:4px}.highlight pre{padding:8px 10px;margin:0;overflow:auto;font-size:13px}
 .out{margin-left:.8rem;border-left:2px solid lightsalmon;padding-left:8px;overflow:auto}
 .out pre{margin:0;font-size:13px;white-space:pre-wrap}.out img{max-width:100%}.err pre{color:#a00}
-.tnb-src{float:right;font-size:smaller;margin:12px 0 0}.tnb-skipped{font-size:13px;color:#555;background:#f4f4f4;padding:4px 8px;border-radius:4px}
+.tnb-src{float:right;font-size:smaller;margin:12px 0 0}.tnb-failed{background:#fdecea;border:1px solid #f5c2c0;padding:6px 10px;margin:8px 0;font-size:13px}.tnb-failed pre{white-space:pre-wrap;font-size:12px}.tnb-skipped{font-size:13px;color:#555;background:#f4f4f4;padding:4px 8px;border-radius:4px}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top;font-size:13px}
 h1,h2,h3{line-height:1.25}h3{border-top:1px solid #eee;padding-top:10px}.katex-display{overflow-x:auto;overflow-y:hidden}
 .anchor-link{margin-left:6px;color:#bbb;text-decoration:none;visibility:hidden}h1:hover .anchor-link,h2:hover .anchor-link,h3:hover .anchor-link,h4:hover .anchor-link{visibility:visible}
@@ -305,10 +309,14 @@ def preview(nbs):
     banner = ('HTML preview (Quarto is not on PATH): the same processed notebooks as the Quarto site, simpler styling. '
               'For the full site install Quarto (https://quarto.org/docs/get-started/) and run `make docs` again.')
     pages = []
+    fails = json.loads((BUILD / 'failed.json').read_text()) if (BUILD / 'failed.json').exists() else {}
     for nb in nbs:
         src = BUILD / 'proc' / nb.name
         if not src.exists(): continue
         title, desc, body = render_nb(src)
+        if nb.name in fails:
+            body = (f'<div class="tnb-failed"><b>This page was not built cleanly</b> (<code>make docs</code> reports it):'
+                    f'<pre>{html.escape(fails[nb.name][-1500:])}</pre></div>') + body
         pages.append((page_name(nb.name), title or nb.stem, desc, body))
     pages.append(('repro_table.html', 'Reproductions', 'headline claims', repro_html(repro_rows())))
     for fname, title, desc, body in pages: (DOCS / fname).write_text(page(title, fname, body, banner), encoding='utf-8')
@@ -336,7 +344,7 @@ def _arg(name):
     return v[0] if v else None
 
 if __name__ == '__main__':
-    # --fresh: execute every notebook again; --only=index,04_viz: build those pages only; --run=04_viz,40_privacy:
+    # --fresh: execute every notebook again; --preview: the preview even where Quarto is installed; --only=index,04_viz: build those pages only; --run=04_viz,40_privacy:
     # execute only those, process the rest unexecuted (the browser test's quick site); --out=DIR: _build/_docs under DIR
     t0 = time.time()
     if _arg('out'): BUILD, DOCS = Path(_arg('out')) / '_build', Path(_arg('out')) / '_docs'; CACHE, WORK = BUILD / 'cache', BUILD / 'work'
@@ -344,7 +352,7 @@ if __name__ == '__main__':
     if _arg('only'): nbs = [nb for nb in nbs if any(nb.stem.startswith(o) for o in _arg('only').split(','))]
     run = None if _arg('run') is None else {nb.name for nb in nbs if any(nb.stem.startswith(o) for o in _arg('run').split(','))}
     failed, n_ran = execute_all(nbs, fresh='--fresh' in sys.argv, run=run)
-    if shutil.which('quarto'): quarto_site()
+    if shutil.which('quarto') and '--preview' not in sys.argv: quarto_site()
     else: preview(nbs); print('\n' + QUARTO_HINT)
     print(f'\ndocs built in {time.time() - t0:.0f} s ({n_ran} notebook(s) executed, {len(nbs) - n_ran} from the cache); '
           f'{len(failed)} notebook(s) failed' + (': ' + ', '.join(n for n, _ in failed) if failed else ''))

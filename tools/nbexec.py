@@ -64,38 +64,51 @@ def execute_into(src, out_dir):
 
 def process(src, dst):
     """nbdev's docs processors (what `nbdev_docs` runs before Quarto): show_doc cells with signatures and docments
-    tables, export source hidden, `#| hide` cells dropped, doc links between symbols. `src` keeps its notebook name."""
+    tables, export source hidden, `#| hide` cells dropped, doc links between symbols. `src` keeps its notebook name.
+    Returns None, or nbdev's error; then `dst` is processed without executing show_doc (a page without API tables)."""
     from nbdev.serve_drv import exec_nb
     from nbdev.processors import FilterDefaults
+    class NoShowDocExec(FilterDefaults):
+        def base_procs(self): return [p for p in super().base_procs() if p.__name__ != 'exec_show_docs']
     old = os.environ.get('IN_TEST'); os.environ['IN_TEST'] = '1'
+    import warnings
     try:
-        import warnings
         with warnings.catch_warnings():
-            warnings.filterwarnings('ignore', message='Found cells containing imports')  # nbdev's FAQ hint, not ours to fix here
-            exec_nb(Path(src), Path(dst), FilterDefaults)
+            warnings.filterwarnings('ignore', message='Found cells containing imports')  # reported below when it breaks
+            try: exec_nb(Path(src), Path(dst), FilterDefaults); return None
+            except Exception as e:
+                cause = e.__cause__ or e
+                err = (f'nbdev_docs cannot process this notebook: {str(e).splitlines()[0]}\n{type(cause).__name__}: {cause}\n'
+                       'nbdev executes every cell that holds an import (to run show_doc); keep imports in cells of their own '
+                       '(CONVENTIONS §4), so that such a cell needs nothing defined by earlier cells.')
+                exec_nb(Path(src), Path(dst), NoShowDocExec)
+                return err
     finally:
         if old is None: os.environ.pop('IN_TEST', None)
 
 def build_one(src, key, cache, work, fresh=False, run=True):
     """Executed + processed notebook `src` for the docs, from `cache` when `key` (a hash of the notebook, the library
-    and the installed packages) has been built before; returns (name, status, seconds, error), status 'cached'|'ran'|'FAIL'."""
+    and the installed packages) has been built before; returns (name, status, seconds, error), status 'cached'|'ran'|'FAIL'.
+    A failure is cached too (same inputs, same failure) with its error in `<stem>-<key>.failed.txt`."""
     src, cache, work = Path(src), Path(cache), Path(work)
     stem, name = src.stem, src.name
-    exe, proc, log = (cache / f'{stem}-{key}{suf}' for suf in ('.ipynb', '.proc.ipynb', '.repro.jsonl'))
-    if not fresh and exe.exists() and proc.exists(): return name, 'cached', 0.0, None
+    exe, proc, log, failed = (cache / f'{stem}-{key}{suf}' for suf in ('.ipynb', '.proc.ipynb', '.repro.jsonl', '.failed.txt'))
+    if not fresh and exe.exists() and proc.exists():
+        return (name, 'FAIL', 0.0, failed.read_text()) if failed.exists() else (name, 'cached', 0.0, None)
     for old in cache.glob(f'{stem}-*'): old.unlink()  # this notebook's stale runs (stems hold no '-')
     (work / 'exec').mkdir(parents=True, exist_ok=True); (work / 'proc').mkdir(parents=True, exist_ok=True)
     run_log = work / 'exec' / f'{stem}.repro.jsonl'; run_log.unlink(missing_ok=True)
     if run: ok, secs, err = execute(src, work / 'exec' / name, repro_log=run_log)
     else: ok, secs, err = True, 0.0, None; shutil.copy(src, work / 'exec' / name)  # processed, not executed (quick checks)
-    try: process(work / 'exec' / name, work / 'proc' / name)
-    except Exception:
-        if ok: ok, err = False, 'nbdev processing failed:\n' + traceback.format_exc()
-    if not ok: return name, 'FAIL', secs, err  # never cached: the next build runs it again
+    try: perr = process(work / 'exec' / name, work / 'proc' / name)
+    except Exception: perr = 'nbdev processing failed:\n' + traceback.format_exc()
+    if perr: ok, err = False, (err + '\n' if err else '') + perr
     cache.mkdir(parents=True, exist_ok=True)
+    if not (work / 'proc' / name).exists(): return name, 'FAIL', secs, err  # nothing to show: not cached
+    if not ok: failed.write_text(err)
     for a, b in [(work / 'exec' / name, exe), (work / 'proc' / name, proc)]: os.replace(a, b)
     if run_log.exists(): os.replace(run_log, log)
-    return name, 'ran', secs, None
+    return name, 'ran' if ok else 'FAIL', secs, err
 
 if __name__ == '__main__':
     ok, secs, err = execute(sys.argv[1], sys.argv[2])

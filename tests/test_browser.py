@@ -1,0 +1,49 @@
+"""The docs site in a real browser: every generated page opened in headless Chromium, failing on a JavaScript error,
+a broken internal link or anchor, a missing image, or an equation left untypeset. Screenshots of three pages are kept
+under _build/screenshots/ for review. Skipped, with a message, where Chromium is absent (.ci/run installs it).
+To keep CI short the site is built with every page processed by nbdev but only a few notebooks executed (figures,
+equations, a widget's static figure, the reproduction table); `python tools/browser_check.py _docs` checks a full build."""
+import json, subprocess, sys, time
+from pathlib import Path
+import pytest
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / 'tools'))
+from browser_check import find_chromium, check_site, Chromium
+NBS = sorted(p for p in (ROOT / 'nbs').glob('*.ipynb') if not p.name.startswith(('_', '.')))
+SHOTS = ROOT / '_build' / 'screenshots'
+RUN = 'index,04_viz,40_privacy.accounting'
+
+@pytest.fixture(scope='module')
+def site():
+    if not find_chromium(): pytest.skip('Chromium is not installed (Debian: apt-get install -y chromium; .ci/run does this)')
+    out = ROOT / '_build' / 'browser-site'  # kept between runs: its cache makes a rerun quick
+    t0 = time.time()
+    r = subprocess.run([sys.executable, ROOT / 'tools' / 'build_docs.py', '--preview', f'--out={out}', f'--run={RUN}'],
+                       capture_output=True, text=True, cwd=ROOT, env={**__import__('os').environ, 'OMP_NUM_THREADS': '1'})
+    print(r.stdout[-2000:], f'\nquick site built in {time.time() - t0:.0f} s')
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-4000:]
+    return out / '_docs'
+
+@pytest.mark.timeout(1200)
+def test_every_page_in_chromium(site):
+    problems, reports = check_site(site, shots=SHOTS)
+    assert len(reports) == len(NBS) + 1, sorted(reports)  # every notebook, plus the reproduction table
+    assert not problems, '\n'.join(problems[:40])
+    assert reports['privacy.accounting.html']['katex'] > 10, 'the equations of the accounting page are typeset'
+    assert any(i['ok'] for i in reports['viz.html']['images']), "viz shows interact_figure's static figure"
+    for name in ('index', 'privacy.accounting', 'viz'): assert (SHOTS / f'{name}.png').stat().st_size > 10_000
+
+@pytest.mark.timeout(300)
+def test_search_finds_pages_headings_and_exported_names(site):
+    br = Chromium()
+    try:
+        assert not br.open((site / 'index.html').as_uri())
+        def search(q):
+            return json.loads(br.eval(f"""(() => {{ const q = document.getElementById('tnb-q'); q.value = {json.dumps(q)};
+                q.dispatchEvent(new Event('input')); return JSON.stringify([...document.querySelectorAll('#tnb-res a')]
+                .map(a => [a.firstChild.textContent, a.getAttribute('href')])); }})()"""))
+        assert ['Privacy accounting', 'privacy.accounting.html'] in search('privacy acc')      # a page title
+        assert ['GaussianMechanism', 'privacy.accounting.html#gaussianmechanism'] in search('GaussianMech')  # an exported name
+        assert any(h.startswith('privacy.accounting.html#') and 'accountant' in t.lower() for t, h in search('The accountant'))  # a heading
+        assert search('zzzz-no-such-thing') == []
+    finally: br.close()
