@@ -23,7 +23,7 @@ def mitigation(seeds, quick):
     from trustnb.data import load_loanapp
     from trustnb.fairness.fair_icp import fair_icp_frontier, fairlearn_baselines, make_multi_attribute, _LOAN_PARAMS
     loan, syn = load_loanapp(), make_multi_attribute()
-    mus = (0.0, 0.5, 0.7) if quick else (0.0, 0.5, 0.7, 0.85)
+    mus = (0.0, 0.5, 0.7) if quick else (0.0, 0.3, 0.5, 0.7, 0.85)
     out = []
     for name, d, params in (('loanapp', loan, _LOAN_PARAMS), ('synthetic', syn, {})):
         fr = fair_icp_frontier(d.X, d.y, d.sensitive, fairness_coeffs=mus, seeds=seeds, **params)

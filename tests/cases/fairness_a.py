@@ -36,6 +36,8 @@ CASES = [
     Case(M.independence_test, dict(y_pred=_score, sensitive_features=_A2, y_true=_yt, statistic='hsic', n_permutations=9, seed=0),
          kinds=dict(y_true='labels', n_permutations='count'), legal=dict(y_true=_LAB_LEGAL)),
     Case(I.conditional_loglik, dict(y=_y, sensitive_features=_Ay, kind='logistic'), kinds=dict(y='labels'), legal=dict(y=_LAB_LEGAL)),
+    Case(I.icp_test, dict(y_pred=_Ay[:, 1] + _y, y_true=_y, sensitive_features=_Ay, kind='logistic', n_copies=5, n_steps=3, seed=0),
+         kinds=dict(y_true='labels', n_copies='count', n_steps='count'), legal=dict(y_true=_LAB_LEGAL)),
     Case(I.icp_permutation, dict(loglik=_L, n_steps=3, seed=0), kinds=dict(n_steps='count')),
     Case(I.make_multi_attribute, dict(n=40, strength=1.0, signal=0.5, proxy_noise=0.3, seed=0),
          kinds=dict(n='count', strength='nonneg', signal='positive', proxy_noise='positive')),

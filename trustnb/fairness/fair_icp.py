@@ -92,8 +92,10 @@ def icp_test(y_pred, # predictions: labels or scores (n,), or probabilities (n, 
     "Conditional permutation test of equalized odds ŷ ⫫ A | y with ICP copies of A (valid for continuous y too)."
     check_int(n_copies, 'n_copies', lo=1); check_int(n_steps, 'n_steps', lo=1); check_choice(kind, 'kind', ('logistic', 'gaussian'))
     yp = np.asarray(check_array(np.asarray(y_pred, dtype=float) if isinstance(y_pred, (list, tuple)) else y_pred, 'y_pred', ndim=(1, 2), min_rows=4), dtype=float)
-    n = len(yp); L = conditional_loglik(_vec(y_true, 'y_true', n), sensitive_features, kind=kind)
-    yv = np.asarray(y_true); Y = (pd.get_dummies(yv).to_numpy(float) if kind == 'logistic'
+    n = len(yp); yv = _vec(y_true, 'y_true', n)
+    if kind == 'logistic': _labels(yv, 'y_true')
+    elif yv.dtype.kind not in 'iuf' or not np.isfinite(yv.astype(float)).all(): raise ValueError("`y_true` must be finite real numbers for kind='gaussian'")
+    L = conditional_loglik(yv, sensitive_features, kind=kind); Y = (pd.get_dummies(yv).to_numpy(float) if kind == 'logistic'
                                    else np.column_stack([np.ones(n), yv, yv ** 2]).astype(float))  # classes, or a quadratic in y
     P = yp.reshape(n, -1); R = P - Y @ np.linalg.lstsq(Y, P, rcond=None)[0]                          # ŷ with its y-part removed
     Kc, LA = _center(_rbf(R)), _rbf(_features(sensitive_frame(sensitive_features, n)))
@@ -316,7 +318,7 @@ def fair_icp_claim(seeds:tuple=(0, 1, 2), fairness_coeffs:tuple=(0.0, 0.5, 0.7, 
     return dict(method=h.get('eo', h['base_eo']), baseline=h['base_eo'], holds=h['eo_reduction'] >= 0.4 and h['acc_drop'] <= 0.02,
                 **{k: v for k, v in h.items() if k not in ('eo',)}, frontier=fr)
 
-# %% ../../nbs/61_fairness.fair_icp.ipynb #6651b127
+# %% ../../nbs/61_fairness.fair_icp.ipynb #51ae9400
 def fairlearn_baselines(X, y, # features and binary labels
                         sensitive_features, # attributes; fairlearn sees the intersection of the categorical ones
                         *, seed:int=0, # split (same as `fair_icp_frontier`) and randomisation seed
