@@ -4,13 +4,13 @@
 
 # %% ../../nbs/32_explain.brace.ipynb #b6f2852c
 from __future__ import annotations
-import time
+import time, warnings
 from dataclasses import dataclass, field
 from typing import Literal, Sequence
 import numpy as np
 import torch
 from torch import nn
-from ..core import Result, as_generator, check_array, check_choice, check_int, check_positive, check_type, to_tensor
+from ..core import Result, as_generator, check_array, check_choice, check_int, check_positive, check_seed, check_type, to_tensor
 from ..data import SCM
 from ..repro import claim
 from .responsiveness import linear_params
@@ -24,11 +24,18 @@ def _linear_or_none(model):
     try: return linear_params(model)
     except TypeError: return None
 
-def _margin_fn(model, target:int):
-    "Torch function x -> margin of `target` (> 0 iff the model predicts `target`)."
+def _linear_classes(model)->list:
+    "Class labels of a binary linear model: `classes_` ((0, 1) for a `(w, b)` pair); the decision is > 0 for the second."
+    c = getattr(model, 'classes_', None) if not isinstance(model, tuple) else None
+    return [0, 1] if c is None else np.asarray(c).tolist()
+
+def _sign(model, target)->float: return 1.0 if target == _linear_classes(model)[1] else -1.0
+
+def _margin_fn(model, target):
+    "Torch function x -> margin of `target` (> 0 iff the model predicts `target`; >= 0 for the first class of a linear model)."
     lin = _linear_or_none(model)
     if lin is not None:
-        w, b = torch.tensor(lin[0], dtype=torch.float64), float(lin[1]); s = 1.0 if target == 1 else -1.0
+        w, b = torch.tensor(lin[0], dtype=torch.float64), float(lin[1]); s = _sign(model, target)
         return lambda x: s * (x @ w.to(x.dtype) + b)
     if not isinstance(model, nn.Module): raise TypeError(f"`model` must be a linear classifier, a (w, b) pair or a torch nn.Module, got {type(model).__name__}")
     def margin(x):
@@ -38,23 +45,45 @@ def _margin_fn(model, target:int):
         return (z[:, target] - torch.logsumexp(others, 1)).to(x.dtype)
     return margin
 
+def _check_model(model, d:int):
+    "Raise unless `model` is a binary linear model with `d` finite weights or a torch module."
+    lin = _linear_or_none(model)  # linear_params raises ValueError on non-finite weights
+    if lin is not None:
+        if len(lin[0]) != d: raise ValueError(f"`model` has {len(lin[0])} weights for {d} features")
+        if not (np.isfinite(lin[0]).all() and np.isfinite(lin[1])): raise ValueError("`model` weights must be finite")
+    elif not isinstance(model, nn.Module): raise TypeError(f"`model` must be a linear classifier, a (w, b) pair or a torch nn.Module, got {type(model).__name__}")
+
 def _check_target(model, target, d:int):
-    "Raise if `target` is not a class of `model` (0/1 for a linear model, < number of outputs for a network)."
-    check_int(target, 'target', lo=0)
+    "Raise if `target` is not a class of `model` (`classes_` of a linear model, < number of outputs for a network)."
     if _linear_or_none(model) is not None:
-        if target not in (0, 1): raise ValueError(f"`target` must be 0 or 1 for a binary linear model, got {target}")
-    elif isinstance(model, nn.Module):
+        c = _linear_classes(model)
+        if isinstance(target, (float, np.floating)) and not np.isfinite(target): raise ValueError(f"`target` must be a finite class label, got {target}")
+        if not isinstance(target, (int, np.integer, str, float, np.floating)) or isinstance(target, bool) or target not in c:
+            raise ValueError(f"`target` must be one of the model's classes {c}, got {target!r}")
+        return
+    check_int(target, 'target', lo=0)
+    if isinstance(model, nn.Module):
         p0 = next(model.parameters())
         with torch.no_grad(): z = model(torch.zeros(1, d, dtype=p0.dtype, device=p0.device))
         k = 2 if z.ndim == 1 or z.shape[1] == 1 else z.shape[1]
         if target >= k: raise ValueError(f"`target` must be < {k} (the model's number of classes), got {target}")
 
-def predict_target(model, X, target:int)->np.ndarray:
+def predict_target(model, # linear classifier / (w, b) / torch module returning logits
+                   X, # points (n, d)
+                   target, # the class asked for
+                  )->np.ndarray:
     "Bool (n,): does `model` predict `target` at each row of `X`?"
-    with torch.no_grad(): return (_margin_fn(model, target)(torch.as_tensor(np.asarray(X, float))) > 0).numpy()
+    X = np.asarray(check_array(X, 'X', ndim=2), float); _check_model(model, X.shape[1]); _check_target(model, target, X.shape[1])
+    lin = _linear_or_none(model)
+    if lin is not None:
+        dec = X @ lin[0] + lin[1]
+        return dec > 0 if _sign(model, target) > 0 else dec <= 0
+    with torch.no_grad(): return (_margin_fn(model, target)(torch.as_tensor(X)) > 0).numpy()
 
 # %% ../../nbs/32_explain.brace.ipynb #db7e813a
-def generate(scm:SCM, u:torch.Tensor)->torch.Tensor:
+def generate(scm:SCM, # additive-noise SCM (nodes in topological order)
+             u:torch.Tensor, # exogenous noise (n, p)
+            )->torch.Tensor:
     "Differentiable `scm.generate`: endogenous values from exogenous noise `u` (n, p), in topological order."
     A = torch.as_tensor(scm.adj, dtype=u.dtype); cols = []
     for j in range(u.shape[1]):
@@ -64,6 +93,24 @@ def generate(scm:SCM, u:torch.Tensor)->torch.Tensor:
     return torch.stack(cols, 1)
 
 def _is_linear_scm(scm:SCM)->bool: return not scm.nonlinear
+
+def _check_scm(scm)->int:
+    "Raise unless `scm` is an `SCM` over a DAG with finite weights whose columns are in topological order; returns p."
+    check_type(scm, 'scm', SCM); A = np.asarray(scm.adj, float)
+    if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0: raise ValueError(f"`scm` adjacency must be square (p, p), got {A.shape}")
+    if not np.isfinite(A).all(): raise ValueError("`scm` adjacency holds NaN or inf weights")
+    check_positive(scm.noise_scale, 'noise_scale')
+    if np.any(np.tril(A) != 0):
+        order, indeg, edges = [], (A != 0).sum(0), A != 0  # Kahn: is there a permutation to strictly upper-triangular form?
+        indeg = indeg.copy(); ready = [j for j in range(len(A)) if indeg[j] == 0]
+        while ready:
+            i = ready.pop(); order.append(i)
+            for j in np.flatnonzero(edges[i]):
+                indeg[j] -= 1
+                if indeg[j] == 0: ready.append(int(j))
+        if len(order) < len(A): raise ValueError("`scm` graph has a cycle: an SCM must be a DAG (no permutation makes its adjacency strictly triangular)")
+        raise ValueError(f"`scm` is a DAG but its columns are not in topological order: reorder them as {order} so that the adjacency is strictly upper triangular")
+    return A.shape[0]
 
 # %% ../../nbs/32_explain.brace.ipynb #21b7d01b
 @dataclass(repr=False)
@@ -83,16 +130,19 @@ class CFResult(Result):
     def counts(self)->dict: return {s: int((self.status == s).sum()) for s in ('found', 'not_found', 'proved_none')}
 
 # %% ../../nbs/32_explain.brace.ipynb #a56912a6
-def _exact_linear(scm:SCM, w, b, X, target, sigma, scale, lam, free, margin):
+def _exact_linear(scm:SCM, w, b, X, sign, sigma, scale, lam, free, margin):
     p = len(sigma); M = np.linalg.inv(np.eye(p) - scm.adj)  # x = u M
-    s = 1.0 if target == 1 else -1.0
+    s = sign  # +1: the target is the class with a positive decision function
     g = s * (M @ w); Q = np.diag(1 / sigma**2) + lam * M @ np.diag(1 / scale**2) @ M.T
     gf, Qf = g[free], Q[np.ix_(free, free)]
-    z = np.linalg.solve(Qf, gf) if free.any() else np.zeros(0); denom = float(gf @ z) if free.any() else 0.0
+    # no free exogenous direction moves the score only when g_f vanishes (up to rounding of M w); any other g_f reaches
+    # every margin, however large the change: a tiny gradient is not a proof
+    stuck = not free.any() or np.abs(gf).max() <= 1e-12 * max(float((np.abs(M) @ np.abs(w)).max()), 1e-300)
+    z = np.zeros(int(free.sum())) if stuck else np.linalg.solve(Qf, gf); denom = 0.0 if stuck else float(gf @ z)
     U = scm.abduct(X); r = np.maximum(margin - s * (X @ w + b), 0.0)
     D = np.zeros_like(U)
-    if denom > 1e-12: D[:, free] = r[:, None] * z[None] / denom
-    proved_none = (r > 0) & (denom <= 1e-12)
+    if not stuck: D[:, free] = r[:, None] * z[None] / denom
+    proved_none = (r > 0) & stuck
     cost = np.einsum('ni,ij,nj->n', D, Q, D)
     return U + D, proved_none, cost
 
@@ -117,6 +167,7 @@ def _penalty_search(z0, to_x, dist, margin_fn, free, m, beta, steps, lr, max_rou
 # %% ../../nbs/32_explain.brace.ipynb #48aa1cd1
 def _mask(names:list, fixed, p:int, what:str)->np.ndarray:
     "Bool mask of the free (not fixed) coordinates."
+    if isinstance(fixed, str) or not isinstance(fixed, (list, tuple, np.ndarray, range)): raise TypeError(f"`{what}` must be a list of names or indices, got {type(fixed).__name__}")
     free = np.ones(p, bool)
     for k in fixed:
         if isinstance(k, str):
@@ -126,42 +177,71 @@ def _mask(names:list, fixed, p:int, what:str)->np.ndarray:
     return free
 
 def _vec(v, p:int, default:float, what:str)->np.ndarray:
-    v = np.full(p, float(default)) if v is None else np.broadcast_to(np.asarray(v, float), (p,)).copy()
+    if v is None: v = np.full(p, float(default))
+    else:
+        try: v = np.broadcast_to(np.asarray(v, float), (p,)).copy()
+        except (ValueError, TypeError): raise ValueError(f"`{what}` must be a number or have shape ({p},), got {np.shape(v)}") from None
     if not (np.isfinite(v).all() and (v > 0).all()): raise ValueError(f"`{what}` must be finite and > 0, got {v}")
     return v
+
+def _check_search(margin, beta, steps, lr, max_rounds, solver):
+    "Validate the settings shared by BRACE and Wachter."
+    check_positive(margin, 'margin'); check_positive(beta, 'beta'); check_int(steps, 'steps', lo=1)
+    check_positive(lr, 'lr'); check_int(max_rounds, 'max_rounds', lo=1); check_choice(solver, 'solver', ['auto', 'exact', 'gradient'])
+
+def _rows(X, d:int|None)->np.ndarray:
+    "Factuals as (n, d) float rows (a single row (d,) becomes one row)."
+    X = check_array(X, 'X', ndim=(1, 2), n_cols=d); X = np.asarray(X, float)
+    return X[None] if X.ndim == 1 else X
+
+def _deprecated_explain(self, X, # factuals (n, d) or one factual (d,)
+                        target=1, # desired class
+                       ):
+    "Deprecated alias of `counterfactual` (one release)."
+    warnings.warn(f"`{type(self).__name__}.explain` is deprecated: use `.counterfactual(X, target)`", DeprecationWarning, stacklevel=2)
+    return self.counterfactual(X, target)
 
 # %% ../../nbs/32_explain.brace.ipynb #0a699101
 class BRACE:
     "Backtracking counterfactual explanations: search the exogenous noise of an additive-noise SCM for the closest world the model classifies as the target."
     def __init__(self, model, # linear classifier / (w, b) / torch module returning logits
-                 scm:SCM, # additive-noise SCM over the model's features (same column order)
+                 scm:SCM, # additive-noise SCM over the model's features (same column order, topological)
                  *, noise_std=None, # std of each exogenous variable (default: scm.noise_scale)
-                 lam:float=0.0, # weight of the feature-space distance in (1)
+                 feature_dist_coeff:float=0.0, # weight of the feature-space distance in (1) (was `lam`)
                  feature_scale=None, # per-feature scale of that distance (default: noise_std)
                  fixed:Sequence=(), # exogenous variables that cannot change (names or indices)
-                 solver:Literal['auto', 'exact', 'gradient']='auto',
-                 margin:float=1e-3, beta:float=10.0, steps:int=300, lr:float=0.05, max_rounds:int=6, # gradient solver
+                 solver:Literal['auto', 'exact', 'gradient']='auto', # 'auto': exact for a linear SCM and model, else gradient
+                 margin:float=1e-3, # required target margin (> 0) of a counterfactual
+                 beta:float=10.0, # initial hinge penalty of the gradient solver
+                 steps:int=300, # Adam steps per penalty round
+                 lr:float=0.05, # Adam learning rate
+                 max_rounds:int=6, # penalty rounds (beta x10 for rows still invalid)
+                 lam:float|None=None, # deprecated alias of `feature_dist_coeff`
                 ):
-        self.model, self.scm, self.noise_std, self.lam, self.feature_scale, self.fixed = model, scm, noise_std, lam, feature_scale, fixed
+        if lam is not None:
+            warnings.warn("`lam` is deprecated: use `feature_dist_coeff`", DeprecationWarning, stacklevel=2); feature_dist_coeff = lam
+        self.model, self.scm, self.noise_std, self.feature_dist_coeff, self.feature_scale, self.fixed = model, scm, noise_std, feature_dist_coeff, feature_scale, fixed
         self.solver, self.margin, self.beta, self.steps, self.lr, self.max_rounds = solver, margin, beta, steps, lr, max_rounds
+    @property
+    def lam(self)->float: return self.feature_dist_coeff
 
 # %% ../../nbs/32_explain.brace.ipynb #0df5cee7
-def _brace_explain(self, X, # factuals (n, p)
-                   target:int=1, # desired class
-                  )->CFResult:
+def _brace_counterfactual(self, X, # factuals (n, p) or one factual (p,)
+                          target=1, # desired class (one of the model's classes)
+                         )->CFResult:
     "Backtracking counterfactuals for every row of `X`."
-    check_type(self.scm, 'scm', SCM); p = self.scm.adj.shape[0]
-    X = np.asarray(check_array(X, 'X', ndim=2, n_cols=p), float); _check_target(self.model, target, p)
-    check_positive(self.lam, 'lam', strict=False); check_choice(self.solver, 'solver', ['auto', 'exact', 'gradient'])
+    p = _check_scm(self.scm); X = _rows(X, p); _check_model(self.model, p); _check_target(self.model, target, p)
+    check_positive(self.feature_dist_coeff, 'feature_dist_coeff', strict=False)
+    _check_search(self.margin, self.beta, self.steps, self.lr, self.max_rounds, self.solver)
     sig = _vec(self.noise_std, p, self.scm.noise_scale, 'noise_std'); sc = _vec(self.feature_scale, p, 1.0, 'feature_scale') if self.feature_scale is not None else sig
-    free = _mask(self.scm.names, self.fixed, p, 'fixed'); lin = _linear_or_none(self.model)
+    free = _mask(self.scm.names, self.fixed, p, 'fixed'); lin = _linear_or_none(self.model); lam = self.feature_dist_coeff
     solver = self.solver if self.solver != 'auto' else ('exact' if lin is not None and _is_linear_scm(self.scm) else 'gradient')
     if solver == 'exact' and (lin is None or not _is_linear_scm(self.scm)): raise ValueError("`solver`='exact' needs a linear SCM and a linear model")
     t0 = time.perf_counter(); X0 = torch.as_tensor(X)
-    if solver == 'exact': U, none, cost = _exact_linear(self.scm, lin[0], lin[1], X, target, sig, sc, self.lam, free, self.margin)
+    if solver == 'exact': U, none, cost = _exact_linear(self.scm, lin[0], lin[1], X, _sign(self.model, target), sig, sc, lam, free, self.margin)
     else:
         s2, f2 = torch.as_tensor(sig**2), torch.as_tensor(sc**2); U0 = torch.as_tensor(self.scm.abduct(X))
-        dist = lambda u: ((u - U0)**2 / s2).sum(1) + self.lam * ((generate(self.scm, u) - X0)**2 / f2).sum(1)
+        dist = lambda u: ((u - U0)**2 / s2).sum(1) + lam * ((generate(self.scm, u) - X0)**2 / f2).sum(1)
         U, _, cost = _penalty_search(U0, lambda u: generate(self.scm, u), dist, _margin_fn(self.model, target), free,
                                      max(self.margin, 0.05), self.beta, self.steps, self.lr, self.max_rounds)
         none = np.zeros(len(X), bool)
@@ -169,25 +249,40 @@ def _brace_explain(self, X, # factuals (n, p)
     status = np.where(valid, 'found', np.where(none, 'proved_none', 'not_found'))
     return CFResult(np.where(valid[:, None], Xc, X), status, valid, np.where(valid, cost, np.nan), time.perf_counter() - t0,
                     f'BRACE ({solver})', np.where(valid[:, None], U, self.scm.abduct(X)))
-BRACE.explain = _brace_explain
+BRACE.counterfactual = _brace_counterfactual
+BRACE.explain = _deprecated_explain
 
 # %% ../../nbs/32_explain.brace.ipynb #00a34983
 class Wachter:
     "Wachter et al. (2017) counterfactual: nearest point in (scaled) feature space with the target prediction."
-    def __init__(self, model, *, feature_scale=None, fixed:Sequence=(), names:list|None=None, solver:Literal['auto', 'exact', 'gradient']='auto',
-                 margin:float=1e-3, beta:float=10.0, steps:int=300, lr:float=0.05, max_rounds:int=6):
+    def __init__(self, model, # linear classifier / (w, b) / torch module returning logits
+                 *, feature_scale=None, # per-feature scale of the distance (default 1)
+                 fixed:Sequence=(), # features that cannot change (names or indices)
+                 names:list|None=None, # feature names (for `fixed` given by name)
+                 solver:Literal['auto', 'exact', 'gradient']='auto', # 'auto': exact projection for a linear model
+                 margin:float=1e-3, # required target margin (> 0)
+                 beta:float=10.0, # initial hinge penalty of the gradient solver
+                 steps:int=300, # Adam steps per penalty round
+                 lr:float=0.05, # Adam learning rate
+                 max_rounds:int=6, # penalty rounds
+                ):
         self.model, self.feature_scale, self.fixed, self.names, self.solver = model, feature_scale, fixed, names, solver
         self.margin, self.beta, self.steps, self.lr, self.max_rounds = margin, beta, steps, lr, max_rounds
 
-    def explain(self, X, target:int=1)->CFResult:
+    def counterfactual(self, X, # factuals (n, d) or one factual (d,)
+                       target=1, # desired class (one of the model's classes)
+                      )->CFResult:
         "Feature-space counterfactuals for every row of `X`."
-        X = np.asarray(check_array(X, 'X', ndim=2), float); d = X.shape[1]; _check_target(self.model, target, d)
+        X = _rows(X, None); d = X.shape[1]; _check_model(self.model, d); _check_target(self.model, target, d)
+        _check_search(self.margin, self.beta, self.steps, self.lr, self.max_rounds, self.solver)
         s = _vec(self.feature_scale, d, 1.0, 'feature_scale'); free = _mask(self.names, self.fixed, d, 'fixed')
         lin = _linear_or_none(self.model); t0 = time.perf_counter()
-        if (self.solver == 'exact' or self.solver == 'auto') and lin is not None:
-            w = lin[0] * (1.0 if target == 1 else -1.0); r = np.maximum(self.margin - (X @ w + (lin[1] if target == 1 else -lin[1])), 0)
+        if self.solver == 'exact' and lin is None: raise ValueError("`solver`='exact' needs a linear model")
+        if self.solver in ('exact', 'auto') and lin is not None:
+            sg = _sign(self.model, target); w = lin[0] * sg; r = np.maximum(self.margin - (X @ w + sg * lin[1]), 0)
             v = np.where(free, s**2 * w, 0.0); den = float(w @ v)  # projection in the S^{-1} metric
-            Xc = X + (r[:, None] * v[None] / den if den > 1e-12 else 0.0); none = (r > 0) & (den <= 1e-12)
+            stuck = not np.any(w[free] != 0)  # only then can no feature change move the score
+            Xc = X + (r[:, None] * v[None] / den if not stuck else 0.0); none = (r > 0) & stuck
         else:
             X0 = torch.as_tensor(X); s2 = torch.as_tensor(s**2)
             Xc, _, _ = _penalty_search(X0, lambda z: z, lambda z: ((z - X0)**2 / s2).sum(1), _margin_fn(self.model, target), free,
@@ -196,33 +291,61 @@ class Wachter:
         valid = predict_target(self.model, Xc, target); cost = (((Xc - X) / s)**2).sum(1)
         return CFResult(np.where(valid[:, None], Xc, X), np.where(valid, 'found', np.where(none, 'proved_none', 'not_found')), valid,
                         np.where(valid, cost, np.nan), time.perf_counter() - t0, 'Wachter')
+Wachter.explain = _deprecated_explain
 
 # %% ../../nbs/32_explain.brace.ipynb #b06952fd
 class RandomSearch:
     "Model-agnostic random-search counterfactuals (DiCE-`random`-like): the closest valid sampled perturbation of the mutable features."
-    def __init__(self, model, *, feature_scale=None, fixed:Sequence=(), names:list|None=None, n:int=2000, radius:float=3.0, seed:int=0):
+    def __init__(self, model, # linear classifier / (w, b) / torch module returning logits
+                 *, feature_scale=None, # per-feature scale of the perturbations and the distance (default 1)
+                 fixed:Sequence=(), # features that cannot change (names or indices)
+                 names:list|None=None, # feature names (for `fixed` given by name)
+                 n:int=2000, # perturbations drawn per factual
+                 radius:float=3.0, # largest perturbation radius (in units of `feature_scale`)
+                 seed:int|np.random.Generator|None=0, # seeds the draws (a fresh generator per call)
+                ):
         self.model, self.feature_scale, self.fixed, self.names, self.n, self.radius, self.seed = model, feature_scale, fixed, names, n, radius, seed
 
-    def explain(self, X, target:int=1)->CFResult:
-        "Random-search counterfactuals for every row of `X`."
-        X = np.asarray(check_array(X, 'X', ndim=2), float); d = X.shape[1]; check_int(self.n, 'n', lo=1); _check_target(self.model, target, d)
+    def counterfactual(self, X, # factuals (n, d) or one factual (d,)
+                       target=1, # desired class (one of the model's classes)
+                       seed:int|np.random.Generator|None=None, # overrides the constructor's `seed` for this call
+                      )->CFResult:
+        "Random-search counterfactuals for every row of `X` (it never proves anything: 'found' or 'not_found')."
+        X = _rows(X, None); d = X.shape[1]; check_int(self.n, 'n', lo=1); check_positive(self.radius, 'radius')
+        _check_model(self.model, d); _check_target(self.model, target, d)
         s = _vec(self.feature_scale, d, 1.0, 'feature_scale'); free = _mask(self.names, self.fixed, d, 'fixed')
-        rng = as_generator(self.seed); t0 = time.perf_counter(); out, ok = X.copy(), np.zeros(len(X), bool)
+        rng = as_generator(check_seed(self.seed if seed is None else seed)); t0 = time.perf_counter(); out, ok = X.copy(), np.zeros(len(X), bool)
         for i, x in enumerate(X):
             Z = rng.standard_normal((self.n, d)) * free * s * rng.uniform(0, self.radius, (self.n, 1))
             hit = np.flatnonzero(predict_target(self.model, x + Z, target))
             if len(hit): j = hit[np.argmin((((Z[hit]) / s)**2).sum(1))]; out[i], ok[i] = x + Z[j], True
         cost = (((out - X) / s)**2).sum(1)
         return CFResult(out, np.where(ok, 'found', 'not_found'), ok, np.where(ok, cost, np.nan), time.perf_counter() - t0, 'random search')
+RandomSearch.explain = _deprecated_explain
 
 # %% ../../nbs/32_explain.brace.ipynb #0901d05b
-def implied_noise_change(scm:SCM, X, X_cf, noise_std=None)->np.ndarray:
+def implied_noise_change(scm:SCM, # the causal model
+                         X, # factuals (n, p)
+                         X_cf, # counterfactuals (n, p)
+                         noise_std=None, # std of each exogenous variable (default scm.noise_scale)
+                        )->np.ndarray:
     "Standardized implied exogenous change (F^-1(x') - F^-1(x)) / sigma, (n, p)."
-    sig = _vec(noise_std, scm.adj.shape[0], scm.noise_scale, 'noise_std')
-    return (scm.abduct(np.asarray(X_cf, float)) - scm.abduct(np.asarray(X, float))) / sig
+    p = _check_scm(scm); X = np.asarray(check_array(X, 'X', ndim=2, n_cols=p), float)
+    X_cf = np.asarray(check_array(X_cf, 'X_cf', ndim=2, n_cols=p), float)
+    if X_cf.shape != X.shape: raise ValueError(f"`X_cf` must have the shape of `X` {X.shape}, got {X_cf.shape}")
+    sig = _vec(noise_std, p, scm.noise_scale, 'noise_std')
+    return (scm.abduct(X_cf) - scm.abduct(X)) / sig
 
-def cf_report(scm:SCM, X, res:CFResult, noise_std=None, fixed:Sequence=(), feature_scale=None, tol:float=1e-3)->dict:
+def cf_report(scm:SCM, # the causal model
+              X, # factuals (n, p)
+              res:CFResult, # counterfactuals of `X` from any method
+              noise_std=None, # std of each exogenous variable
+              fixed:Sequence=(), # exogenous variables that must not change (violations)
+              feature_scale=None, # per-feature scale of the feature distance (default 1)
+              tol:float=1e-3, # a fixed exogenous change above this is a violation
+             )->dict:
     "Validity, implied exogenous change, feature distance, causal-graph violations and time per counterfactual."
+    check_type(res, 'res', CFResult); check_positive(tol, 'tol')
     du = implied_noise_change(scm, X, res.x_cf, noise_std); v = res.valid
     fx = ~_mask(scm.names, fixed, scm.adj.shape[0], 'fixed'); s = _vec(feature_scale, du.shape[1], 1.0, 'feature_scale')
     return dict(validity=res.validity, exo_change=float(np.linalg.norm(du[v], axis=1).mean()) if v.any() else np.nan,
@@ -243,9 +366,11 @@ class SCMData(Result):
     y: np.ndarray # (n,) label
     fixed: list # unchangeable exogenous variables
 
-def make_loan_scm(n:int=5000, seed:int=0)->SCMData:
+def make_loan_scm(n:int=5000, # samples
+                  seed:int|np.random.Generator|None=0, # seeds the noise and the labels
+                 )->SCMData:
     "The loan SCM: six variables, a near-deterministic `burden`, a logistic label (`y = 1` approved)."
-    check_int(n, 'n', lo=1); B = np.zeros((6, 6))
+    check_int(n, 'n', lo=1); check_seed(seed); B = np.zeros((6, 6))
     B[0, 1], B[0, 2], B[1, 2], B[3, 4], B[3, 5], B[1, 5], B[4, 5] = .5, .3, .6, .7, .8, -.6, -.3
     sig = np.array([1, 1, 1, 1, 1, .1]); scm = SCM(B, names=list(LOAN_NAMES)); rng = as_generator(seed)
     U = rng.standard_normal((n, 6)) * sig; X = scm.generate(U)
@@ -257,16 +382,20 @@ def make_loan_scm(n:int=5000, seed:int=0)->SCMData:
 @claim('brace', paper='Fatemi, Sharifian, Yassaee. A New Approach to Backtracking Counterfactual Explanations (BRACE). ICML 2025 (arXiv 2505.02435)',
        claim='At 100% validity, backtracking counterfactuals need <= 0.7x the implied exogenous change of feature-space counterfactuals and never violate the causal graph; with an empty graph BRACE equals Wachter.',
        metric='mean Mahalanobis norm of the implied exogenous change of valid counterfactuals (lower is better)', baseline='Wachter counterfactual (age immutable)')
-def brace_claim(n:int=5000, n_explain:int=200, seed:int=0)->dict:
+def brace_claim(n:int=5000, # samples of the loan SCM
+                n_explain:int=200, # denied applicants explained
+                seed:int=0, # seeds the data and random search
+               )->dict:
     "BRACE vs Wachter and random search on the loan SCM with a logistic-regression model."
     from sklearn.linear_model import LogisticRegression
+    check_int(n, 'n', lo=10); check_int(n_explain, 'n_explain', lo=1); check_int(seed, 'seed', lo=0)
     D = make_loan_scm(n, seed); m = LogisticRegression().fit(D.X, D.y); X = D.X[m.predict(D.X) == 0][:n_explain]
     sx = D.X.std(0); kw = dict(feature_scale=sx, fixed=['age'], names=LOAN_NAMES)
-    res = {'BRACE': BRACE(m, D.scm, noise_std=D.noise_std, fixed=D.fixed).explain(X), 'Wachter': Wachter(m, **kw).explain(X),
-           'random search': RandomSearch(m, **kw, seed=seed).explain(X)}
+    res = {'BRACE': BRACE(m, D.scm, noise_std=D.noise_std, fixed=D.fixed).counterfactual(X), 'Wachter': Wachter(m, **kw).counterfactual(X),
+           'random search': RandomSearch(m, **kw, seed=seed).counterfactual(X)}
     rep = {k: cf_report(D.scm, X, r, D.noise_std, D.fixed, sx) for k, r in res.items()}
-    wa_s = Wachter(m, feature_scale=D.noise_std, fixed=['age'], names=LOAN_NAMES).explain(X)  # Wachter with S = Sigma_U
-    gap = float(np.abs(BRACE(m, SCM(np.zeros((6, 6)), names=list(LOAN_NAMES)), noise_std=D.noise_std, fixed=['age']).explain(X).x_cf - wa_s.x_cf).max())
+    wa_s = Wachter(m, feature_scale=D.noise_std, fixed=['age'], names=LOAN_NAMES).counterfactual(X)  # Wachter with S = Sigma_U
+    gap = float(np.abs(BRACE(m, SCM(np.zeros((6, 6)), names=list(LOAN_NAMES)), noise_std=D.noise_std, fixed=['age']).counterfactual(X).x_cf - wa_s.x_cf).max())
     b, w, r = rep['BRACE'], rep['Wachter'], rep['random search']
     holds = (b['validity'] == 1.0 and w['validity'] == 1.0 and b['exo_change'] <= 0.7 * min(w['exo_change'], r['exo_change'])
              and b['violations'] == 0.0 and min(w['violations'], r['violations']) >= 0.5 and gap < 1e-3)
