@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
+from typing import Literal
 import numpy as np
 from scipy.special import gammaln
-from ..core import Result, as_generator, check_array, check_int, check_choice
+from ..core import Result, as_generator, check_array, check_int, check_choice, check_seed, check_type, to_numpy
 from ..repro import claim
 
 # %% auto #0
@@ -50,14 +51,20 @@ def _mu(n:int, s:np.ndarray)->np.ndarray:
 # %% ../../nbs/30_explain.leverage_shap.ipynb #017d8d70
 def _check_inputs(f, x, background):
     if not callable(f): raise TypeError(f"`f` must be callable on a 2-D array, got {type(f).__name__}")
-    x = np.asarray(check_array(x, 'x', ndim=(1, 2)), dtype=float)
-    bg = np.atleast_2d(np.asarray(check_array(background, 'background', ndim=(1, 2)), dtype=float))
+    x = np.asarray(to_numpy(check_array(x, 'x', ndim=(1, 2))), dtype=float)
+    bg = np.atleast_2d(np.asarray(to_numpy(check_array(background, 'background', ndim=(1, 2))), dtype=float))
     if bg.shape[1] != x.shape[-1]: raise ValueError(f"`background` must have {x.shape[-1]} columns like `x`, got {bg.shape[1]}")
     return x, bg
 
-def exact_shapley(f, x, background, max_features:int=20, batch_size:int=65536)->Attribution:
+def exact_shapley(f, # model: callable on a 2-D array -> (rows,) or (rows, n_outputs)
+                  x, # the explained row (n,)
+                  background, # background rows (k, n) that absent features are drawn from
+                  max_features:int=20, # refuse to enumerate more than 2^max_features coalitions
+                  batch_size:int=65536, # coalitions per batch of model calls
+                 )->Attribution:
     "Exact interventional Shapley values of `f` at the row `x` by enumerating all 2^n coalitions."
     x, bg = _check_inputs(f, x, background); n = x.shape[-1]
+    check_int(max_features, 'max_features', lo=1); check_int(batch_size, 'batch_size', lo=1)
     if x.ndim != 1: raise ValueError("`x` must be one row (1-D) for exact_shapley")
     if n > max_features: raise ValueError(f"`x` has {n} features: enumeration needs 2^{n} evaluations (max_features={max_features})")
     v = _Value(f, x, bg, batch_size); masks = np.arange(2 ** n, dtype=np.int64)
@@ -117,9 +124,15 @@ def _water_fill(U:np.ndarray, lev:np.ndarray, M:int)->np.ndarray:
     return np.minimum(pi, 1)
 
 # %% ../../nbs/30_explain.leverage_shap.ipynb #e45b6646
-def leverage_sample(n:int, m:int, paired:bool=True, replacement:bool=False, seed=None):
+def leverage_sample(n:int, # number of features
+                    m:int, # coalitions to draw (the budget without v(∅) and v([n]))
+                    paired:bool=True, # draw each coalition with its complement
+                    replacement:bool=False, # sample with replacement (the paper's analysis) instead of without
+                    seed:int|np.random.Generator|None=None, # seeds the draws
+                   ):
     "Coalitions `Z` (bool, rows), their regression weights and unit ids/strata for leverage-score sampling with budget `m`."
-    rng = as_generator(seed); st = _strata(n, paired); cost = 2 if paired else 1; M = m // cost
+    check_int(n, 'n', lo=2, hi=62); check_int(m, 'm', lo=2 if paired else 1); check_type(paired, 'paired', bool); check_type(replacement, 'replacement', bool)
+    rng = as_generator(check_seed(seed)); st = _strata(n, paired); cost = 2 if paired else 1; M = m // cost
     U = np.array([s[1] for s in st], float); lev = np.array([s[3] for s in st])
     if replacement: k = rng.multinomial(M, U * lev / (U * lev).sum()); pi = None
     else:
@@ -186,11 +199,19 @@ def _prepare(f, x, background, budget):
     if n < 2: raise ValueError("`x` must have at least 2 features")
     return x, bg, n
 
-def kernel_shap(f, x, background, budget:int, # model, explained row, background rows, evaluations incl. ∅ and [n]
-                strategy:str='shap', paired:bool=False, seed=None, batch_size:int=8192)->Attribution:
+def kernel_shap(f, # model: callable on a 2-D array -> (rows,) or (rows, n_outputs)
+                x, # the explained row (n,)
+                background, # background rows (k, n)
+                budget:int, # value-function evaluations, incl. v(∅) and v([n]); at least n + 2
+                strategy:Literal['shap', 'classic']='shap', # shap's optimized sampler or i.i.d. kernel sampling
+                paired:bool=False, # 'classic' only: draw each coalition with its complement
+                seed:int|np.random.Generator|None=None, # seeds the draws
+                batch_size:int=8192, # rows per call of `f`
+               )->Attribution:
     "Kernel SHAP baseline: shap's optimized sampler (`strategy='shap'`) or i.i.d. kernel sampling (`'classic'`)."
     check_choice(strategy, 'strategy', ['shap', 'classic'])
-    x, bg, n = _prepare(f, x, background, budget); rng = as_generator(seed)
+    x, bg, n = _prepare(f, x, background, budget); rng = as_generator(check_seed(seed))
+    check_type(paired, 'paired', bool); check_int(batch_size, 'batch_size', lo=1)
     if x.ndim != 1: raise ValueError("`x` must be one row (1-D) for kernel_shap")
     v = _Value(f, x, bg, batch_size); ends = v(np.array([[False] * n, [True] * n])); v0, v1 = ends[0], ends[1]
     Z, w = _shap_sample(n, budget - 2, rng) if strategy == 'shap' else _classic_sample(n, budget - 2, paired, rng)
@@ -218,32 +239,38 @@ class LeverageSHAP:
                  background, # background rows (k, n) that absent features are drawn from
                  paired:bool=True, # sample coalitions together with their complements
                  replacement:bool=False, # sample with replacement (the paper's analysis) instead of without
-                 seed=None, # int seed or numpy Generator
+                 seed:int|np.random.Generator|None=None, # int: every `attribute` call draws from a fresh generator seeded with it
                  n_boot:int=100, # bootstrap resamples for `std_err` (0: skip, std_err is NaN)
-                 batch_size:int=8192): # rows per call of `f`
-        if not callable(f): raise TypeError(f"`f` must be callable on a 2-D array, got {type(f).__name__}")
+                 batch_size:int=8192, # rows per call of `f`
+                ):
         self.f, self.background, self.paired, self.replacement = f, background, paired, replacement
-        self.rng, self.n_boot, self.batch_size = as_generator(seed), check_int(n_boot, 'n_boot', lo=0), batch_size
+        self.seed, self.n_boot, self.batch_size = seed, n_boot, batch_size
+    def _check(self):
+        if not callable(self.f): raise TypeError(f"`f` must be callable on a 2-D array, got {type(self.f).__name__}")
+        check_type(self.paired, 'paired', bool); check_type(self.replacement, 'replacement', bool)
+        check_seed(self.seed); check_int(self.n_boot, 'n_boot', lo=0); check_int(self.batch_size, 'batch_size', lo=1)
 
 # %% ../../nbs/30_explain.leverage_shap.ipynb #e72c1df9
-def _attribute_row(self:LeverageSHAP, x, bg, n, budget)->Attribution:
+def _attribute_row(self:LeverageSHAP, x, bg, n, budget, rng)->Attribution:
     v = _Value(self.f, x, bg, self.batch_size); ends = v(np.array([[False] * n, [True] * n])); v0, v1 = ends[0], ends[1]
     if budget >= 2 ** n:  # the budget buys every coalition: exact
         e = exact_shapley(self.f, x, bg, max_features=n); e.method = 'leverage_shap(exact)'; return e
-    Z, w, unit, strat = leverage_sample(n, budget - 2, self.paired, self.replacement, self.rng)
+    Z, w, unit, strat = leverage_sample(n, budget - 2, self.paired, self.replacement, rng)
     vals = v(Z); phi = _solve(Z, w, vals, v0, v1)
-    se = _bootstrap_se(Z, w, vals, v0, v1, unit, strat, self.n_boot, self.rng)
+    se = _bootstrap_se(Z, w, vals, v0, v1, unit, strat, self.n_boot, rng)
     return Attribution(phi, v0, v1, se, len(Z) + 2, 'leverage_shap')
 LeverageSHAP._attribute_row = _attribute_row
 
 # %% ../../nbs/30_explain.leverage_shap.ipynb #a105b117
 def _attribute(self:LeverageSHAP, x, # one row (n,) or several rows (k, n) to explain
               budget:int, # value-function evaluations per row, incl. v(∅) and v([n]); at least n + 2
+              seed:int|np.random.Generator|None=None, # overrides the constructor's `seed` for this call
              )->Attribution:
     "Shapley values of `f` at `x` from `budget` evaluations per row, with bootstrap standard errors."
-    x, bg, n = _prepare(self.f, x, self.background, budget)
-    if x.ndim == 1: return self._attribute_row(x, bg, n, budget)
-    rs = [self._attribute_row(r, bg, n, budget) for r in x]
+    self._check(); x, bg, n = _prepare(self.f, x, self.background, budget)
+    rng = as_generator(check_seed(self.seed if seed is None else seed))  # a fresh generator per call: same seed, same values
+    if x.ndim == 1: return self._attribute_row(x, bg, n, budget, rng)
+    rs = [self._attribute_row(r, bg, n, budget, rng) for r in x]
     st = lambda a: np.stack([getattr(r, a) for r in rs])
     return Attribution(st('values'), st('base_value'), st('fx'), st('std_err'), rs[0].n_evals, rs[0].method)
 LeverageSHAP.attribute = _attribute
@@ -261,17 +288,30 @@ def _gbm_problem(n:int, instance:int=0, depth:int=6, n_estimators:int=100):
     return _GBM[n, depth, n_estimators].predict, X[rng.integers(len(X))], X[rng.integers(len(X))][None]
 
 # %% ../../nbs/30_explain.leverage_shap.ipynb #7ef3be34
-def shapley_errors(f, x, bg, budget:int, seeds:int=20, baseline:str='shap')->dict:
+def shapley_errors(f, # model: callable on a 2-D array
+                   x, # the explained row (n,)
+                   bg, # background rows (k, n)
+                   budget:int, # evaluations per estimate, incl. v(∅) and v([n])
+                   seeds:int=20, # repetitions (seeds 0..seeds-1)
+                   baseline:Literal['shap', 'classic']='shap', # the Kernel SHAP sampler compared against
+                  )->dict:
     "Median squared error of Leverage SHAP and of a Kernel SHAP baseline over `seeds` runs at one budget."
+    check_int(seeds, 'seeds', lo=1); check_choice(baseline, 'baseline', ['shap', 'classic'])
     ex = exact_shapley(f, x, bg).values
     err = lambda a: float(((a.values - ex) ** 2).sum())
     lev = [err(LeverageSHAP(f, bg, seed=s, n_boot=0).attribute(x, budget)) for s in range(seeds)]
     ks = [err(kernel_shap(f, x, bg, budget, strategy=baseline, seed=s)) for s in range(seeds)]
     return dict(leverage=float(np.median(lev)), kernel=float(np.median(ks)))
 
-def point_errors(n:int, instances:int=8, seeds:int=20, mult:int=10, **gbm)->tuple:
+def point_errors(n:int, # features of the gradient-boosted model (first n of breast_cancer)
+                 instances:int=8, # explained points
+                 seeds:int=20, # repetitions per point
+                 mult:int=10, # budget m = mult * n (+2)
+                 **kwargs, # depth / n_estimators of the gradient-boosted model
+                )->tuple:
     "Per explained point, median errors of Leverage SHAP and of shap's sampler at m = `mult`·n: two arrays."
-    rs = [shapley_errors(*_gbm_problem(n, i, **gbm), budget=mult * n + 2, seeds=seeds) for i in range(instances)]
+    check_int(n, 'n', lo=2, hi=30); check_int(instances, 'instances', lo=1); check_int(mult, 'mult', lo=1)
+    rs = [shapley_errors(*_gbm_problem(n, i, **kwargs), budget=mult * n + 2, seeds=seeds) for i in range(instances)]
     return np.array([r['leverage'] for r in rs]), np.array([r['kernel'] for r in rs])
 
 # %% ../../nbs/30_explain.leverage_shap.ipynb #dcfaadda
