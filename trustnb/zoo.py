@@ -101,7 +101,8 @@ def cached(name:str, # model name
     entry = cache_dir() / _key(name, config)
     if entry.exists() and not rebuild:
         if _valid(entry, name, config):
-            model = make(); load_model(model, str(entry / 'model.safetensors')); return model.eval()
+            with local_seed(0): model = make()  # weights are overwritten; the init must not consume the caller's RNG
+            load_model(model, str(entry / 'model.safetensors')); return model.eval()
         warnings.warn(f"zoo cache entry {entry} is corrupt or does not match its config: rebuilding it")
     model = build()
     entry.parent.mkdir(parents=True, exist_ok=True)

@@ -81,3 +81,20 @@ CASES += [
     Case(CL.curation_experiment, dict(seed=0, n_rounds=1), kinds=dict(n_rounds='count')),
 ]
 EXEMPT['trustnb.evaluate.curation_loops.curation_claim'] = 'the registered reproduction (runs curation_experiment, covered)'
+
+from trustnb.evaluate import encoding_models as EM
+_r = np.random.default_rng(0); _F = _r.standard_normal((40, 5)); _y = _F @ _r.standard_normal(5) + 0.3 * _r.standard_normal(40)
+_reps = np.stack([_y + 0.3 * _r.standard_normal(40) for _ in range(2)])
+_tr, _te = np.arange(30), np.arange(30, 40)
+def _bench(alphas=np.logspace(-2, 3, 4), features=_F, targets={'t': _reps}, train_idx=_tr, test_idx=_te):
+    return EM.EncodingBenchmark(alphas=alphas).add_model('m', features).fit_score(targets, train_idx, test_idx)
+_bench.__module__, _bench.__qualname__ = 'trustnb.evaluate.encoding_models', 'EncodingBenchmark'
+CASES += [
+    Case(EM.split_half_noise_ceiling, dict(repeats=_reps, n_splits=5, seed=0), kinds=dict(n_splits='count')),
+    Case(EM.fit_encoding_model, dict(features=_F, targets=_y, train_idx=_tr, test_idx=_te)),
+    Case(EM.rdm, dict(X=_F)), Case(EM.rsa, dict(features=_F, responses=_F[:, :3])),
+    Case(_bench, dict(alphas=np.logspace(-2, 3, 4), features=_F, train_idx=_tr, test_idx=_te), skip=('targets',)),
+    Case(EM.harness_check, dict(seed=0, n=60), kinds=dict(n='count')),
+]
+COVERS = globals().get('COVERS', set()) | {EM.EncodingBenchmark}
+EXEMPT['trustnb.evaluate.encoding_models.encoding_claim'] = 'the registered reproduction (runs harness_check, covered)'

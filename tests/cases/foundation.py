@@ -113,6 +113,7 @@ EXEMPT = {
     'trustnb.zoo.embed_texts': 'needs the MiniLM model (text extra); `texts` validation is tested in 02_zoo',
     'trustnb.viz.set_style': 'plot styling (matplotlib/seaborn rc settings), no numeric data',
     'trustnb.viz.interact_figure': 'draws a figure through a user callback; tested in 04_viz',
+    'trustnb.viz.filter_known_warnings': 'installs warning filters for known third-party deprecations; no data arguments',
     'trustnb.repro.claim': 'a decorator registering library code; tested in 05_repro and test_contracts',
     'trustnb.repro.run_claim': 'runs registered experiments (seconds to minutes); unknown keys are tested in 05_repro',
     'trustnb.repro.run_all': 'runs every registered experiment (minutes): `make repro`',
