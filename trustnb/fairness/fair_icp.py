@@ -266,12 +266,13 @@ def _row(method, setting, y, pred, sf, t):
     return dict(method=method, setting=setting, accuracy=float((np.asarray(pred) == y).mean()), eo_violation=v.total,
                 intersectional=v.intersectional, fit_seconds=t, **{f'eo[{k}]': x for k, x in v.per_attribute.items()})
 
-# %% ../../nbs/61_fairness.fair_icp.ipynb #e5511e06
-def fair_icp_frontier(X, y, # features (n, d) and binary labels (n,)
+# %% ../../nbs/61_fairness.fair_icp.ipynb #49a00808
+def fair_icp_frontier(X, # features, shape (n, d)
+                      y, # binary labels, shape (n,)
                       sensitive_features, # attributes (see `sensitive_frame`)
                       *, fairness_coeffs:tuple=(0.0, 0.5, 0.7, 0.85), # penalty weights μ to sweep (0: the unconstrained network)
                       seeds:tuple=(0,), # one train/test split and training seed per entry
-                      **params, # other `FairICPClassifier` parameters
+                      **kwargs, # other `FairICPClassifier` parameters, e.g. hidden=(32,)
                      )->pd.DataFrame: # one row per (μ, seed): accuracy, EO violation (total, per attribute), fit time
     "Test accuracy and EO violation of FairICP over penalty weights and splits."
     X, y, sf = _check_xy(X, y, sensitive_features); rows = []
@@ -282,7 +283,7 @@ def fair_icp_frontier(X, y, # features (n, d) and binary labels (n,)
     for s in seeds:
         tr, te = _split(y, s)
         for mu in fairness_coeffs:
-            m = FairICPClassifier(fairness_coeff=mu, seed=s, **params).fit(X[tr], y[tr], sensitive_features=sf.iloc[tr])
+            m = FairICPClassifier(fairness_coeff=mu, seed=s, **kwargs).fit(X[tr], y[tr], sensitive_features=sf.iloc[tr])
             rows.append(_row('FairICP' if mu > 0 else 'unconstrained MLP', mu, y[te], m.predict(X[te]), sf.iloc[te], m.fit_seconds_) | dict(seed=s))
     return pd.DataFrame(rows)
 
@@ -310,7 +311,9 @@ _LOAN_PARAMS = dict(hidden=(32,), weight_decay=1e-2)  # loanapp: 1,177 training 
              'accuracy loss vs the same MLP without the adversary (mean of 3 splits)',
        metric='EO violation (sum of per-attribute equalized-odds differences; lower is better) at the best penalty within 2 accuracy points',
        baseline='unconstrained MLP (fairness_coeff=0); fairlearn ExponentiatedGradient/ThresholdOptimizer in the notebook')
-def fair_icp_claim(seeds:tuple=(0, 1, 2), fairness_coeffs:tuple=(0.0, 0.5, 0.7, 0.85))->dict:
+def fair_icp_claim(seeds:tuple=(0, 1, 2), # train/test splits (and training seeds) to average over
+                   fairness_coeffs:tuple=(0.0, 0.5, 0.7, 0.85), # penalty weights to sweep (0: the unconstrained MLP)
+                  )->dict:
     "Run the loanapp frontier (no fairlearn needed) and report the headline."
     from trustnb.data import load_loanapp
     d = load_loanapp(); fr = fair_icp_frontier(d.X, d.y, d.sensitive, fairness_coeffs=fairness_coeffs, seeds=seeds, **_LOAN_PARAMS)
@@ -318,8 +321,9 @@ def fair_icp_claim(seeds:tuple=(0, 1, 2), fairness_coeffs:tuple=(0.0, 0.5, 0.7, 
     return dict(method=h.get('eo', h['base_eo']), baseline=h['base_eo'], holds=h['eo_reduction'] >= 0.4 and h['acc_drop'] <= 0.02,
                 **{k: v for k, v in h.items() if k not in ('eo',)}, frontier=fr)
 
-# %% ../../nbs/61_fairness.fair_icp.ipynb #51ae9400
-def fairlearn_baselines(X, y, # features and binary labels
+# %% ../../nbs/61_fairness.fair_icp.ipynb #f7dce34d
+def fairlearn_baselines(X, # features, shape (n, d)
+                        y, # binary labels, shape (n,)
                         sensitive_features, # attributes; fairlearn sees the intersection of the categorical ones
                         *, seed:int=0, # split (same as `fair_icp_frontier`) and randomisation seed
                         eps:tuple=(0.02, 0.1), # ExponentiatedGradient's EqualizedOdds difference bounds

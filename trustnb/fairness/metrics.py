@@ -54,7 +54,8 @@ def sensitive_frame(sensitive_features, # (n,) or (n, k) array, Series, DataFram
     return sf.reset_index(drop=True)
 
 # %% ../../nbs/60_fairness.metrics.ipynb #ed2ed0b4
-def is_categorical(col:pd.Series)->bool: # a column of `sensitive_frame(...)`
+def is_categorical(col:pd.Series, # a column of `sensitive_frame(...)`
+                  )->bool: # True for a categorical column
     "True when `col` holds categories: strings/objects/booleans/categoricals, or at most `MAX_GROUPS` distinct whole numbers."
     if not isinstance(col, pd.Series): raise TypeError(f"`col` must be a pandas Series (a column of `sensitive_frame`), got {type(col).__name__}")
     k = col.dtype.kind
@@ -69,12 +70,14 @@ class GroupMetrics(Result):
     "Per-group and overall rates of a binary classifier."
     by_group: pd.DataFrame # index: groups (a MultiIndex for several attributes); columns count, weight, selection_rate, tpr, fpr
     overall: pd.Series # the same rates over all rows
-    def difference(self, method:Literal['between_groups', 'to_overall']='between_groups')->pd.Series:
+    def difference(self, method:Literal['between_groups', 'to_overall']='between_groups', # gaps between groups, or of each group to the overall rate
+                  )->pd.Series:
         "Largest gap of each rate between two groups (or between a group and the overall rate)."
         r = self.by_group[['selection_rate', 'tpr', 'fpr']]
         check_choice(method, 'method', ('between_groups', 'to_overall'))
         return r.max() - r.min() if method == 'between_groups' else (r - self.overall[r.columns]).abs().max()
-    def ratio(self, method:Literal['between_groups', 'to_overall']='between_groups')->pd.Series:
+    def ratio(self, method:Literal['between_groups', 'to_overall']='between_groups', # ratios between groups, or of each group to the overall rate
+             )->pd.Series:
         "Smallest ratio of each rate between two groups (or of a group to the overall rate, either way round)."
         r = self.by_group[['selection_rate', 'tpr', 'fpr']]
         check_choice(method, 'method', ('between_groups', 'to_overall'))
@@ -112,7 +115,8 @@ def _weights(sample_weight, n):
 def _rate(num, den):
     with np.errstate(divide='ignore', invalid='ignore'): return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
 
-def group_metrics(y_true, y_pred, # binary labels and binary predictions, shape (n,)
+def group_metrics(y_true, # binary labels, shape (n,)
+                  y_pred, # binary predictions, shape (n,)
                   *, sensitive_features, # categorical attribute(s), see `sensitive_frame`
                   sample_weight=None, # optional non-negative weights, shape (n,)
                  )->GroupMetrics:
@@ -136,7 +140,8 @@ def _check_defined(gm, cols, ):
             bad = list(gm.by_group.index[gm.by_group[c].isna()])[:3]
             raise ValueError(f"`y_true` has no {what} rows in group(s) {bad} of `sensitive_features`: their {c.upper()} is undefined")
 
-def demographic_parity_difference(y_true, y_pred, # binary labels (unused but validated) and binary predictions
+def demographic_parity_difference(y_true, # binary labels (validated; DP does not use them)
+                                  y_pred, # binary predictions
                                   *, sensitive_features, # categorical attribute(s)
                                   method:Literal['between_groups', 'to_overall']='between_groups', # gap between groups or to the overall rate
                                   sample_weight=None, # optional non-negative weights
@@ -146,7 +151,8 @@ def demographic_parity_difference(y_true, y_pred, # binary labels (unused but va
     return float(group_metrics(y_true, y_pred, sensitive_features=sensitive_features, sample_weight=sample_weight).difference(method)['selection_rate'])
 
 # %% ../../nbs/60_fairness.metrics.ipynb #1020944b
-def demographic_parity_ratio(y_true, y_pred, # binary labels and binary predictions
+def demographic_parity_ratio(y_true, # binary labels (validated; DP does not use them)
+                             y_pred, # binary predictions
                              *, sensitive_features, # categorical attribute(s)
                              method:Literal['between_groups', 'to_overall']='between_groups', # ratio between groups or to the overall rate
                              sample_weight=None, # optional non-negative weights
@@ -157,7 +163,8 @@ def demographic_parity_ratio(y_true, y_pred, # binary labels and binary predicti
     if gm.by_group.selection_rate.max() == 0: raise ValueError("`y_pred` selects nobody: the selection-rate ratio is 0/0")
     return float(gm.ratio(method)['selection_rate'])
 
-def equalized_odds_difference(y_true, y_pred, # binary labels and binary predictions
+def equalized_odds_difference(y_true, # binary labels
+                              y_pred, # binary predictions
                               *, sensitive_features, # categorical attribute(s)
                               method:Literal['between_groups', 'to_overall']='between_groups', # gaps between groups or to overall
                               sample_weight=None, # optional non-negative weights
@@ -170,7 +177,8 @@ def equalized_odds_difference(y_true, y_pred, # binary labels and binary predict
     return float(d.max() if agg == 'worst_case' else d.mean())
 
 # %% ../../nbs/60_fairness.metrics.ipynb #7aab5e86
-def equalized_odds_ratio(y_true, y_pred, # binary labels and binary predictions
+def equalized_odds_ratio(y_true, # binary labels
+                         y_pred, # binary predictions
                          *, sensitive_features, # categorical attribute(s)
                          method:Literal['between_groups', 'to_overall']='between_groups', # ratios between groups or to overall
                          sample_weight=None, # optional non-negative weights
@@ -198,7 +206,8 @@ def _r2(A, Z, w):
     res, mu = A - Z @ coef, np.average(A, weights=w)
     return 1 - np.average(res ** 2, weights=w) / max(np.average((A - mu) ** 2, weights=w), 1e-300)
 
-def probe_r2_gain(y_true, y_pred, # binary labels and binary predictions, shape (n,)
+def probe_r2_gain(y_true, # binary labels, shape (n,)
+                  y_pred, # binary predictions, shape (n,)
                   a, # one continuous attribute, shape (n,)
                   sample_weight=None, # optional non-negative weights
                  )->float: # >= 0 up to rounding; 0 when `y_pred` says nothing about `a` beyond `y_true`
@@ -212,7 +221,8 @@ def probe_r2_gain(y_true, y_pred, # binary labels and binary predictions, shape 
     return float(_r2(a, np.column_stack([one, yt, yp, yt * yp]), w) - _r2(a, np.column_stack([one, yt]), w))
 
 # %% ../../nbs/60_fairness.metrics.ipynb #53d46d6d
-def equalized_odds_violation(y_true, y_pred, # binary labels and binary predictions, shape (n,)
+def equalized_odds_violation(y_true, # binary labels, shape (n,)
+                             y_pred, # binary predictions, shape (n,)
                              *, sensitive_features, # one or several attributes, categorical and/or continuous
                              sample_weight=None, # optional non-negative weights
                             )->EOViolation:
