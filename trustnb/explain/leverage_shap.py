@@ -23,7 +23,7 @@ class Attribution(Result):
     values: np.ndarray # (n_features,) or (n_features, n_outputs); a leading row axis when several rows are explained
     base_value: np.ndarray|float # v(∅): the mean prediction over the background
     fx: np.ndarray|float # v([n]): the prediction at x; values sum to fx - base_value
-    std_err: np.ndarray # per-feature standard errors, same shape as `values` (0 when exact)
+    std_err: np.ndarray|None # per-feature standard errors, same shape as `values` (0 when exact; None when not estimated)
     n_evals: int # value-function evaluations spent per explained row (coalitions incl. ∅ and [n])
     method: str = '' # which estimator produced it
 
@@ -216,12 +216,12 @@ def kernel_shap(f, # model: callable on a 2-D array -> (rows,) or (rows, n_outpu
     v = _Value(f, x, bg, batch_size); ends = v(np.array([[False] * n, [True] * n])); v0, v1 = ends[0], ends[1]
     Z, w = _shap_sample(n, budget - 2, rng) if strategy == 'shap' else _classic_sample(n, budget - 2, paired, rng)
     phi = _solve(Z, w, v(Z), v0, v1)
-    return Attribution(phi, v0, v1, np.full_like(phi, np.nan), len(Z) + 2, f'kernel_shap[{strategy}]')
+    return Attribution(phi, v0, v1, None, len(Z) + 2, f'kernel_shap[{strategy}]')
 
 # %% ../../nbs/30_explain.leverage_shap.ipynb #c099590a
 def _bootstrap_se(Z, w, vals, v0, v1, unit, strat, n_boot, rng)->np.ndarray:
     "Std of the estimate over `n_boot` stratified bootstrap resamples of the sampled units (enumerated strata fixed)."
-    if n_boot == 0: return np.full((Z.shape[1], *np.shape(v1)), np.nan)
+    if n_boot == 0: return None
     groups = [np.unique(unit[strat == j]) for j in np.unique(strat[strat >= 0])]  # sampled strata; unit ids are global
     reps = []
     for _ in range(n_boot):
@@ -240,7 +240,7 @@ class LeverageSHAP:
                  paired:bool=True, # sample coalitions together with their complements
                  replacement:bool=False, # sample with replacement (the paper's analysis) instead of without
                  seed:int|np.random.Generator|None=None, # int: every `attribute` call draws from a fresh generator seeded with it
-                 n_boot:int=100, # bootstrap resamples for `std_err` (0: skip, std_err is NaN)
+                 n_boot:int=100, # bootstrap resamples for `std_err` (0: skip, std_err is None)
                  batch_size:int=8192, # rows per call of `f`
                 ):
         self.f, self.background, self.paired, self.replacement = f, background, paired, replacement
@@ -272,7 +272,7 @@ def _attribute(self:LeverageSHAP, x, # one row (n,) or several rows (k, n) to ex
     if x.ndim == 1: return self._attribute_row(x, bg, n, budget, rng)
     rs = [self._attribute_row(r, bg, n, budget, rng) for r in x]
     st = lambda a: np.stack([getattr(r, a) for r in rs])
-    return Attribution(st('values'), st('base_value'), st('fx'), st('std_err'), rs[0].n_evals, rs[0].method)
+    return Attribution(st('values'), st('base_value'), st('fx'), (None if rs[0].std_err is None else st('std_err')), rs[0].n_evals, rs[0].method)
 LeverageSHAP.attribute = _attribute
 
 # %% ../../nbs/30_explain.leverage_shap.ipynb #846451fe
@@ -296,7 +296,7 @@ def shapley_errors(f, # model: callable on a 2-D array
                    baseline:Literal['shap', 'classic']='shap', # the Kernel SHAP sampler compared against
                   )->dict:
     "Median squared error of Leverage SHAP and of a Kernel SHAP baseline over `seeds` runs at one budget."
-    check_int(seeds, 'seeds', lo=1); check_choice(baseline, 'baseline', ['shap', 'classic'])
+    check_int(seeds, 'seeds', lo=1); check_choice(baseline, 'baseline', ['shap', 'classic']); check_array(bg, 'bg', ndim=(1, 2))
     ex = exact_shapley(f, x, bg).values
     err = lambda a: float(((a.values - ex) ** 2).sum())
     lev = [err(LeverageSHAP(f, bg, seed=s, n_boot=0).attribute(x, budget)) for s in range(seeds)]

@@ -31,7 +31,7 @@ class ActionSet(Result):
     actionable: np.ndarray # bool (d,): can the individual act on this column?
     lb: np.ndarray # (d,) lower bound of the column's domain (-inf allowed)
     ub: np.ndarray # (d,) upper bound of the column's domain (inf allowed)
-    step: np.ndarray # (d,) grid step of an action; nan = continuous
+    step: np.ndarray # (d,) grid step of an action; 0 = continuous (nan is read as 0)
     monotone: np.ndarray # (d,) +1 only increase, -1 only decrease, 0 either
     max_change: np.ndarray # (d,) largest |x'_j - x_j| of one action (inf = only the bounds)
     groups: dict = field(default_factory=dict) # unit name -> column indices of a one-hot block
@@ -59,7 +59,8 @@ def _validate_action_set(a:ActionSet):
     if np.isnan(a.lb).any() or np.isnan(a.ub).any(): raise ValueError("`lb` and `ub` must not be NaN (use -inf / inf for no bound)")
     if (a.lb > a.ub).any(): raise ValueError(f"`lb` must be <= `ub`; violated for {[a.names[i] for i in np.where(a.lb > a.ub)[0]]}")
     if not np.isin(a.monotone, [-1, 0, 1]).all(): raise ValueError("`monotone` must hold -1, 0 or +1")
-    if (a.step <= 0).any() or np.isinf(a.step).any(): raise ValueError("`step` must be finite and > 0 (or nan for continuous)")
+    a.step = np.where(np.isnan(a.step), 0.0, a.step)  # nan, the older spelling of 'continuous', is stored as 0
+    if (a.step < 0).any() or np.isinf(a.step).any(): raise ValueError("`step` must be finite and > 0 (or 0 / nan for continuous)")
     if (a.max_change <= 0).any() or np.isnan(a.max_change).any(): raise ValueError("`max_change` must be > 0 (inf for none)")
     check_type(a.groups, 'groups', dict); check_type(a.links, 'links', dict); seen = set()
     for g, cols in a.groups.items():
@@ -109,7 +110,7 @@ def _from_data(cls, X, names:Sequence[str], # data (n, d) that sets default boun
     ubs = np.where(np.isnan(_by_name(names, ub, _NAN, 'ub')), hi, _by_name(names, ub, _NAN, 'ub'))
     g = {k: [names.index(c) for c in v] for k, v in (groups or {}).items()}
     ln = {names.index(k): [(names.index(c), float(s)) for c, s in v] for k, v in (links or {}).items()}
-    return cls(names, np.array([n not in immutable for n in names]), lbs, ubs, _by_name(names, step, _NAN, 'step'),
+    return cls(names, np.array([n not in immutable for n in names]), lbs, ubs, _by_name(names, step, 0.0, 'step'),
                _by_name(names, monotone, 0, 'monotone'), _by_name(names, max_change, np.inf, 'max_change'), g, ln)
 ActionSet.from_data = _from_data
 
@@ -158,7 +159,7 @@ def _in_domain(a:ActionSet, P, cols)->np.ndarray:
 def _values(a:ActionSet, x, j, method, n, rng)->tuple:
     "New values of column `j` reachable from `x` and whether they are an exhaustive list."
     lo, hi = _interval(a, x, j)
-    if not np.isnan(a.step[j]):
+    if not a.step[j] == 0:
         s = a.step[j]; k = np.arange(math.ceil((lo - x[j]) / s - 1e-9), math.floor((hi - x[j]) / s + 1e-9) + 1)
         v = x[j] + s * k[k != 0]
         if method == 'sample' and len(v): return rng.choice(v, n), False
@@ -293,6 +294,7 @@ def responsiveness_scores(model, # classifier with `predict`, a callable returni
                          )->ResponsivenessTable:
     "Responsiveness of every unit in `features` at every row of `X`."
     check_type(action_set, 'action_set', ActionSet); model = _as_model(model); _check_target(model, target)
+    if features is not None: check_type(features, 'features', (list, tuple))
     X = check_array(X, 'X', ndim=2, n_cols=action_set.d); feats = list(action_set.units if features is None else features)
     if not feats: raise ValueError("`features` must not be empty")
     rng = as_generator(check_seed(seed)); rs = []
@@ -395,7 +397,7 @@ class LinearModel:
     def __init__(self, w, # weights (d,)
                  b:float, # intercept
                 ):
-        w = np.asarray(check_array(np.asarray(w, float), 'w', ndim=(1, 2)), float).reshape(1, -1)
+        w = np.asarray(check_array(w, 'w', ndim=1), float).reshape(1, -1)
         b = float(np.ravel(b)[0]) if isinstance(b, np.ndarray) and b.size == 1 else b
         check_in_range(b, 'b', -np.inf, np.inf)  # a finite real number
         self.coef_, self.intercept_, self.classes_ = w, np.array([float(b)]), np.array([0, 1])
@@ -420,12 +422,12 @@ def _milp(model, x, a:ActionSet, target)->Recourse:
         var[j] = len(lo)
         if j in grouped: lo.append(0 - x[j]); hi.append(1 - x[j]); integ.append(1); continue
         l, h = _interval(a, x, j)
-        if np.isnan(a.step[j]): lo.append(l - x[j]); hi.append(h - x[j]); integ.append(0)
+        if a.step[j] == 0: lo.append(l - x[j]); hi.append(h - x[j]); integ.append(0)
         else: lo.append(math.ceil((l - x[j]) / a.step[j] - 1e-9)); hi.append(math.floor((h - x[j]) / a.step[j] + 1e-9)); integ.append(1)
     if not var:  # nothing can move: the prediction at x is the answer
         ok = _predict(model, x[None])[0] == target
         return Recourse('found' if ok else 'proved_none', x.copy() if ok else None, 'milp', 1, sign * float(w @ x + b))
-    scale = np.array([1.0 if (np.isnan(a.step[j]) or j in grouped) else a.step[j] for j in var])
+    scale = np.array([1.0 if (a.step[j] == 0 or j in grouped) else a.step[j] for j in var])
     M = np.zeros((d, len(var)))  # x' = x + M t
     for j, i in var.items():
         M[j, i] = scale[i]
@@ -460,7 +462,7 @@ def certify_recourse(model, # classifier with `predict`, a callable returning la
     x = np.asarray(check_array(x, 'x', ndim=1, n_cols=action_set.d), float)
     model = _as_model(model); _check_target(model, target); _check_domain(action_set, x, _all_cols(action_set))
     if method == 'auto':
-        finite = all(not np.isnan(action_set.step[j]) or any(j in g for g in action_set.groups.values()) for j in np.flatnonzero(action_set.actionable))
+        finite = all(not action_set.step[j] == 0 or any(j in g for g in action_set.groups.values()) for j in np.flatnonzero(action_set.actionable))
         method = 'enumerate' if finite else 'milp' if _is_linear(model) else 'sample'
     if method == 'enumerate': return _joint_enumerate(model, x, action_set, target, max_points)
     if method == 'milp':
