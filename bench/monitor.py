@@ -72,7 +72,7 @@ def bench_ood(quick=False, seeds=3, residual_dim=64):
         dets = {'DCC (ours)': DynamicCovarianceOOD(residual_dim=residual_dim).fit(ftr, d.y[tr]),
                 'static covariance (ours)': DynamicCovarianceOOD(residual_dim=residual_dim, update='none').fit(ftr, d.y[tr]),
                 'Mahalanobis (ours)': Mahalanobis().fit(ftr, d.y[tr])}
-        scorers = {k: v.score for k, v in dets.items()}
+        scorers = {k: v.score_samples for k, v in dets.items()}
         scorers['DCC (released algorithm)'] = lambda f, det=dets['DCC (ours)']: official_dcc(det, f)
         if PM is not None:
             pm = PM(None); pm.fit_features(torch.as_tensor(ftr, dtype=torch.float32), torch.as_tensor(d.y[tr]))
@@ -90,12 +90,12 @@ def bench_ood(quick=False, seeds=3, residual_dim=64):
     X = rng.normal(size=(n, dim)) @ rng.normal(size=(dim, dim)) / np.sqrt(dim) + np.repeat(rng.normal(size=(C, dim)), n // C, 0); y = np.repeat(np.arange(C), n // C)
     Xt = rng.normal(size=(1000, dim)) @ rng.normal(size=(dim, dim)) / np.sqrt(dim)
     det = DynamicCovarianceOOD(residual_dim=256).fit(X, y)
-    times = {'DCC (ours)': _timed(lambda: det.score(Xt))[1],
+    times = {'DCC (ours)': _timed(lambda: det.score_samples(Xt))[1],
              'DCC (released algorithm, 100 inputs x10)': 10 * _timed(lambda: official_dcc(det, Xt[:100]))[1]}
     if PM is not None:
         pm = PM(None); pm.fit_features(torch.as_tensor(X, dtype=torch.float32), torch.as_tensor(y))
         times[f'Mahalanobis ({pm_name})'] = _timed(lambda: pm.predict_features(torch.as_tensor(Xt, dtype=torch.float32)))[1]
-    mo = Mahalanobis().fit(X, y); times['Mahalanobis (ours)'] = _timed(lambda: mo.score(Xt))[1]
+    mo = Mahalanobis().fit(X, y); times['Mahalanobis (ours)'] = _timed(lambda: mo.score_samples(Xt))[1]
     base = times['DCC (ours)']
     for k, t in times.items(): print(f'{k:45s} {1000 * t:9.1f} ms per 1k inputs   ratio to DCC (ours): {t / base:7.2f}')
     return dict(auroc=auc.round(4).to_string(), times_per_1k_s=times)

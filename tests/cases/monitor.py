@@ -45,3 +45,38 @@ CASES += [
 ]
 ESTIMATORS += [Est(make=lambda: S.SuitabilityFilter(cv=2), fit_args=lambda: ((_L, _Y, _LT), {}), methods=('correctness', 'test'), compare='correctness')]
 EXEMPT.update({'trustnb.monitor.suitability.suitability_claim': 'the registered reproduction (runs `shift_experiment`, which is covered)'})
+
+# --- OOD detection (DCC and baselines) ---------------------------------------------------------------------------------
+from trustnb.monitor import ood_dcc as O
+_F = _rng.normal(size=(60, 6)) @ _rng.normal(size=(6, 6)) + np.repeat(_rng.normal(size=(3, 6)) * 2, 20, 0); _YF = np.repeat(np.arange(3), 20)
+_FT = _rng.normal(size=(10, 6))
+_WH, _BH = _rng.normal(size=(3, 6)), _rng.normal(size=3)
+_DCC = O.DynamicCovarianceOOD(residual_dim=2, update='psd').fit(_F, _YF)
+_SP = dict(ftr=_F, ytr=_YF, fid=_FT, ood={'near': _FT + 1}, W=_WH, b=_BH)
+CASES += [
+    Case(O.DynamicCovarianceOOD, dict(residual_dim=2, update='psd', normalize=True, rho=0.5, ridge=1e-6, eps=1e-9, contamination=0.1),
+         kinds=dict(residual_dim='count', rho='prob', ridge='nonneg', eps='positive', contamination='prob'), then=lambda d: d.fit(_F, _YF).score_samples(_FT)),
+    Case(_DCC.fit, dict(X=_F, y=_YF), id='DynamicCovarianceOOD.fit'),
+    Case(_DCC.score_samples, dict(X=_FT), id='DynamicCovarianceOOD.score_samples'),
+    Case(_DCC.distances, dict(X=_FT, chunk=4), kinds=dict(chunk='count'), id='DynamicCovarianceOOD.distances'),
+    Case(_DCC.flagged, dict(X=_FT), id='DynamicCovarianceOOD.flagged'),
+    Case(O.Mahalanobis, dict(normalize=False, ridge=1e-6, contamination=0.1), kinds=dict(ridge='nonneg', contamination='prob'),
+         then=lambda d: d.fit(_F, _YF).score_samples(_FT)),
+    Case(O.ResidualMahalanobis, dict(residual_dim=2), kinds=dict(residual_dim='count'), then=lambda d: d.fit(_F, _YF).score_samples(_FT)),
+    Case(O.ViM, dict(principal_dim=3, contamination=0.1), kinds=dict(principal_dim='count', contamination='prob'),
+         then=lambda d: d.fit(_F, W=_WH, b=_BH).score_samples(_FT)),
+    Case(O.ViM(principal_dim=3).fit, dict(X=_F, W=_WH, b=_BH), id='ViM.fit'),
+    Case(O.energy_score, dict(logits=_F[:, :3])),
+    Case(O.ood_auroc, dict(score_id=_rng.random(8) + 0.5, score_ood=_rng.random(7))),
+    Case(O.detector_aurocs, dict(sp=_SP, residual_dim=2), kinds=dict(residual_dim='count')),
+    Case(O.ood_splits, dict(name='credit', seed=0)),
+]
+ESTIMATORS += [
+    Est(make=lambda: O.DynamicCovarianceOOD(residual_dim=2), fit_args=lambda: ((_F, _YF), {}), methods=('score_samples', 'decision_function', 'predict'), compare='score_samples'),
+    Est(make=lambda: O.DynamicCovarianceOOD(residual_dim=2, update='psd'), fit_args=lambda: ((_F,), {}), methods=('score_samples',), compare='predict',
+        id='DynamicCovarianceOOD[psd, no labels]'),
+    Est(make=lambda: O.Mahalanobis(), fit_args=lambda: ((_F, _YF), {}), methods=('score_samples', 'predict'), compare='score_samples'),
+    Est(make=lambda: O.ResidualMahalanobis(residual_dim=2), fit_args=lambda: ((_F, _YF), {}), methods=('score_samples',), compare='decision_function'),
+    Est(make=lambda: O.ViM(principal_dim=3), fit_args=lambda: ((_F,), dict(W=_WH, b=_BH)), methods=('score_samples',), compare='score_samples'),
+]
+EXEMPT.update({'trustnb.monitor.ood_dcc.dcc_claim': 'the registered reproduction (runs `detector_aurocs` on `ood_splits`, both covered)'})

@@ -10,7 +10,10 @@ from typing import Literal
 import numpy as np
 from scipy import special
 from sklearn.metrics import roc_auc_score
-from ..core import Result, check_array, check_fitted, check_choice, check_int, check_in_range, check_positive, to_numpy, progress
+from sklearn.base import BaseEstimator, OutlierMixin
+from sklearn.utils.validation import validate_data
+from ..core import (Result, check_array, check_fitted, check_choice, check_int, check_in_range, check_labels, check_positive,
+                          check_type, like, local_seed, to_numpy, progress)
 from ..repro import claim
 
 # %% auto #0
@@ -20,145 +23,230 @@ __all__ = ['DynamicCovarianceOOD', 'Mahalanobis', 'ResidualMahalanobis', 'energy
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #80d392da
 def _l2n(f): return f / np.linalg.norm(f, axis=1, keepdims=True).clip(1e-12)
 
-def _feats(feats, name='feats', n_cols=None):
-    return to_numpy(check_array(feats, name, ndim=2, n_cols=n_cols)).astype(np.float64)
+def _feats(est, X, reset:bool, name:str='X'):
+    "Validate features the scikit-learn way (messages sklearn's checks expect), naming the user's argument."
+    if isinstance(X, (str, bytes)) or X is None or not (hasattr(X, '__len__') or hasattr(X, '__array__')):
+        raise TypeError(f"`{name}` must be a 2-D array of features (numpy, torch or a list of rows), got {type(X).__name__}")
+    try: return validate_data(est, to_numpy(X) if hasattr(X, 'detach') else X, reset=reset, dtype=np.float64)
+    except ValueError as e: raise ValueError(f"`{name}`: {e}") from None
+    except TypeError as e: raise TypeError(f"`{name}`: {e}") from None
 
-def _class_stats(f, labels):
-    "Class means (C, d), the residual covariance (d, d) and the sorted class values."
-    y = to_numpy(check_array(labels, 'labels', ndim=1))
-    if len(y) != len(f): raise ValueError(f"`labels` must have one entry per row of `feats` ({len(f)}), got {len(y)}")
+def _class_stats(f, y):
+    "Class means (C, d), the residual covariance (d, d) and the sorted class values (`y=None`: one class)."
+    if len(f) < 2: raise ValueError(f"`X` must have at least 2 samples, got 1 sample")
+    y = np.zeros(len(f), int) if y is None else check_labels(y, 'y', n_rows=len(f))
     classes, inv = np.unique(y, return_inverse=True)
     mu = np.stack([f[inv == c].mean(0) for c in range(len(classes))])
     R = f - mu[inv]
     return mu, R.T @ R / len(R), classes
 
+def _whiten(S, ridge:float):
+    "Eigendecomposition of S + ridge·tr(S)/d·I; refuses a singular result instead of returning NaN distances."
+    d = len(S); tr = np.trace(S)
+    if tr <= 0: raise ValueError("`X` has no within-class variance (every feature is constant within its class): the Mahalanobis metric is undefined")
+    lam, V = np.linalg.eigh(S + ridge * tr / d * np.eye(d))
+    if lam[0] <= 1e-12 * lam[-1]:
+        raise ValueError(f"`ridge`={ridge} leaves the within-class covariance singular (rank {int((lam > 1e-12 * lam[-1]).sum())} of {d}, "
+                         "e.g. dead ReLU units or more features than samples): use ridge > 0 (default 1e-6)")
+    return lam, V
+
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #5a3c79c0
-class DynamicCovarianceOOD:
-    "DCC out-of-distribution detector (Guo et al., ICML 2025): higher `score` means more in-distribution."
-    def __init__(self, *, residual_dim:int, # size k of the residual space (eigenvectors of the k smallest eigenvalues)
+class _GaussianOOD(OutlierMixin, BaseEstimator):
+    "scikit-learn outlier-detector plumbing: `decision_function`/`predict` from `score_samples` and a threshold set at fit."
+    def _set_offset(self, X):
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore'); s = np.asarray(to_numpy(self.score_samples(X)))
+        s = s[np.isfinite(s)] if np.isfinite(s).any() else np.zeros(1)
+        self.offset_ = float(np.percentile(s, 100 * self.contamination))  # as IsolationForest: a `contamination` share of training inputs is flagged
+    def decision_function(self, X, # features (n, d)
+                         )->np.ndarray: # score_samples - offset_: negative = outlier
+        "Shifted score: negative for inputs the detector flags as out-of-distribution."
+        return self.score_samples(X) - self.offset_
+    def predict(self, X, # features (n, d)
+               )->np.ndarray: # +1 in-distribution, -1 out-of-distribution
+        "+1 for inliers, -1 for outliers (`decision_function < 0`)."
+        return np.where(np.asarray(to_numpy(self.decision_function(X))) < 0, -1, 1)
+    def _check_common(self):
+        check_in_range(self.contamination, 'contamination', 0, 0.5, lo_open=True)
+        check_positive(self.ridge, 'ridge', strict=False); check_type(self.normalize, 'normalize', (bool, np.bool_))
+
+class DynamicCovarianceOOD(_GaussianOOD):
+    "DCC out-of-distribution detector (Guo et al., ICML 2025): `score_samples` higher means more in-distribution."
+    def __init__(self, *, residual_dim:int=1, # size k of the residual space (eigenvectors of the k smallest eigenvalues)
                  update:Literal['official', 'psd', 'none']='official', # per-input covariance update (see above)
                  normalize:bool=True, # l2-normalize features, as the paper does
                  rho:float=0.5, # for update='psd': gamma = min(1, rho/s) keeps Sigma_f positive definite
-                 ridge:float=1e-6, # relative ridge on Sigma: ridge * trace(Sigma)/d
+                 ridge:float=1e-6, # relative ridge on Sigma: ridge * trace(Sigma)/d (0 only for full-rank features)
                  eps:float=1e-9, # smallest |1 - s| allowed in the Sherman-Morrison denominator
+                 contamination:float=0.05, # share of training inputs below the `predict` threshold
                 ):
         self.residual_dim, self.update, self.normalize, self.rho, self.ridge, self.eps = residual_dim, update, normalize, rho, ridge, eps
+        self.contamination = contamination
 
-    def fit(self, feats, # in-distribution features (n, d), numpy or torch
-            labels, # their class labels (n,)
+    def fit(self, X, # in-distribution features (n, d), numpy or torch
+            y=None, # their class labels (n,); None = one class
            ):
-        "Fit class means, the residual covariance and the residual space."
+        "Fit class means, the residual covariance and the residual space. Returns self."
         check_choice(self.update, 'update', ['official', 'psd', 'none']); check_in_range(self.rho, 'rho', 0, 1, lo_open=True, hi_open=True)
-        check_positive(self.ridge, 'ridge', strict=False); check_positive(self.eps, 'eps')
-        f = _feats(feats, 'feats'); check_int(self.residual_dim, 'residual_dim', lo=1, hi=f.shape[1] - 1)
+        self._check_common(); check_positive(self.eps, 'eps')
+        f = _feats(self, X, reset=True); d = f.shape[1]
+        if d < 2: raise ValueError(f"`X` must have at least 2 features for a residual space, got n_features = {d}")
+        check_int(self.residual_dim, 'residual_dim', lo=1, hi=d - 1)
         if self.normalize: f = _l2n(f)
-        self.mu_, S, self.classes_ = _class_stats(f, labels)
-        S = S + self.ridge * np.trace(S) / len(S) * np.eye(len(S))
-        self.eigval_, V = np.linalg.eigh(S)  # ascending: the residual space comes first
+        self.mu_, S, self.classes_ = _class_stats(f, y)
+        self.eigval_, V = _whiten(S, self.ridge)  # ascending: the residual space comes first
         self.W_ = V / np.sqrt(self.eigval_)    # whitening: Sigma^{-1} = W W^T
         self.B_, self.lam_ = V[:, :self.residual_dim], self.eigval_[:self.residual_dim]
         self.muW_, self.muB_ = self.mu_ @ self.W_, self.mu_ @ self.B_
-        self.n_features_ = f.shape[1]; return self
+        self._set_offset(X); return self
+
+    @property
+    def n_features_(self): # deprecated: use n_features_in_
+        warnings.warn("`n_features_` is deprecated; use `n_features_in_`", DeprecationWarning, stacklevel=2); return self.n_features_in_
 
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #969db7bf
 def _distances_chunk(self, f):
     z = f @ self.W_
     q = ((z[:, None, :] - self.muW_[None]) ** 2).sum(-1)           # (n, C) static Mahalanobis
-    if self.update == 'none': return q, 0
+    if self.update == 'none': return q, np.zeros(len(f), bool)
     a = f @ self.B_; al = a / self.lam_
     s = (a * al).sum(1, keepdims=True)                               # s = u^T Sigma^-1 u, u = P f
     g = s - al @ self.muB_.T                                         # g_c = (f - mu_c)^T Sigma^-1 u
     if self.update == 'psd':
         gam = np.where(s > self.rho, self.rho / np.maximum(s, 1e-300), 1.0)
-        return q + gam * g ** 2 / (1 - gam * s), 0                    # denominator >= 1 - rho > 0
+        return q + gam * g ** 2 / (1 - gam * s), np.zeros(len(f), bool)   # denominator >= 1 - rho > 0
     den = 1 - s; den = np.where(np.abs(den) < self.eps, np.where(den < 0, -self.eps, self.eps), den)
     d = q + g ** 2 / den                                             # Sherman-Morrison of (Sigma - u u^T)^-1
-    return np.maximum(d, 0), int((d < 0).sum())
+    bad = (d < 0).any(1, keepdims=True)                              # Sigma_f indefinite along some delta_c: the metric is undefined
+    return np.where(bad, np.inf, d), bad[:, 0]                       # the whole input is flagged (all distances +inf)
 
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #253bf0e2
-def _distances(self, feats, # features (n, d)
-               chunk:int=1024)->np.ndarray: # (n, C) squared distances under the calibrated metric, all >= 0
+def _distances(self, X, # features (n, d)
+               chunk:int=1024, # rows per vectorised block
+              )->np.ndarray: # (n, C) squared distances under the calibrated metric; +inf where it is undefined (flagged)
     "Squared distances of each feature to each class mean under its own calibrated covariance."
-    check_fitted(self, 'W_')
-    f = _feats(feats, 'feats', self.n_features_)
+    check_fitted(self, 'W_'); check_int(chunk, 'chunk', lo=1)
+    f = _feats(self, X, reset=False)
     if self.normalize: f = _l2n(f)
-    out, self.n_clamped_ = [], 0
-    for i in range(0, len(f), chunk):
-        d, c = _distances_chunk(self, f[i:i + chunk]); out.append(d); self.n_clamped_ += c
-    if self.n_clamped_: warnings.warn(f"DCC: {self.n_clamped_} distance(s) were negative (Sigma_f indefinite) and were clamped to 0; "
-                                      "the released code returns NaN there. Consider update='psd'.")
-    return np.concatenate(out)
+    out = [_distances_chunk(self, f[i:i + chunk])[0] for i in range(0, len(f), chunk)]
+    D = np.concatenate(out); n = int(np.isinf(D).all(1).sum()) if len(D) else 0
+    if n: warnings.warn(f"DCC: for {n} input(s) the calibrated covariance is indefinite along the input's offset to a class mean "
+                        "(a negative squared distance; the released code returns NaN). Their distances are +inf and they score -inf "
+                        "(flagged as out-of-distribution, see `flagged`). update='psd' avoids this.")
+    return D
 
-def _score(self, feats)->np.ndarray: # (n,) higher means more in-distribution
-    "The DCC score `-min_c sqrt(d_c)`: higher means more in-distribution."
-    return -np.sqrt(self.distances(feats).min(1))
-DynamicCovarianceOOD.distances, DynamicCovarianceOOD.score = _distances, _score
+def _flagged(self, X, # features (n, d)
+            )->np.ndarray: # (n,) bool: the calibrated metric is undefined for the input (it scores -inf)
+    "Which inputs the 'official' update flags (a negative calibrated squared distance to some class mean)."
+    check_fitted(self, 'W_'); f = _feats(self, X, reset=False); f = _l2n(f) if self.normalize else f
+    return np.concatenate([_distances_chunk(self, f[i:i + 1024])[1] for i in range(0, len(f), 1024)])
+
+def _score_samples(self, X, # features (n, d), numpy or torch
+                  )->np.ndarray: # (n,) higher means more in-distribution; -inf for flagged inputs
+    "The DCC score `-min_c sqrt(d_c)`: higher means more in-distribution (same kind as `X`: numpy or torch)."
+    return like(-np.sqrt(self.distances(X).min(1)), X)
+
+DynamicCovarianceOOD.distances, DynamicCovarianceOOD.score_samples, DynamicCovarianceOOD.flagged = _distances, _score_samples, _flagged
 
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #a89aea9d
-class Mahalanobis:
-    "Class-conditional Gaussian with a shared covariance (Lee et al., 2018); higher `score` = more in-distribution."
-    def __init__(self, *, normalize:bool=False, ridge:float=1e-6): self.normalize, self.ridge = normalize, ridge
-    def fit(self, feats, labels):
-        "Fit class means and the shared within-class covariance."
-        f = _feats(feats); f = _l2n(f) if self.normalize else f
-        self.mu_, S, self.classes_ = _class_stats(f, labels)
-        lam, V = np.linalg.eigh(S + self.ridge * np.trace(S) / len(S) * np.eye(len(S)))
-        self.W_ = V / np.sqrt(lam); self.muW_ = self.mu_ @ self.W_; self.n_features_ = f.shape[1]; return self
-    def score(self, feats)->np.ndarray:
+class Mahalanobis(_GaussianOOD):
+    "Class-conditional Gaussian with a shared covariance (Lee et al., 2018); `score_samples` higher = more in-distribution."
+    def __init__(self, *, normalize:bool=False, # l2-normalize features first
+                 ridge:float=1e-6, # relative ridge on the covariance: ridge * trace/d (0 only for full-rank features)
+                 contamination:float=0.05, # share of training inputs below the `predict` threshold
+                ):
+        self.normalize, self.ridge, self.contamination = normalize, ridge, contamination
+    def fit(self, X, # in-distribution features (n, d)
+            y=None, # their class labels (n,); None = one class
+           ):
+        "Fit class means and the shared within-class covariance. Returns self."
+        self._check_common(); f = _feats(self, X, reset=True); f = _l2n(f) if self.normalize else f
+        self.mu_, S, self.classes_ = _class_stats(f, y)
+        lam, V = _whiten(S, self.ridge)
+        self.W_ = V / np.sqrt(lam); self.muW_ = self.mu_ @ self.W_; self._set_offset(X); return self
+    def score_samples(self, X, # features (n, d)
+                     )->np.ndarray: # (n,) higher = more in-distribution
         "Minus the smallest Mahalanobis distance to a class mean."
-        check_fitted(self, 'W_'); f = _feats(feats, n_cols=self.n_features_); f = _l2n(f) if self.normalize else f
+        check_fitted(self, 'W_'); f = _feats(self, X, reset=False); f = _l2n(f) if self.normalize else f
         z = f @ self.W_
-        return -np.sqrt(np.min([((z - m) ** 2).sum(1) for m in self.muW_], 0))
+        return like(-np.sqrt(np.min([((z - m) ** 2).sum(1) for m in self.muW_], 0)), X)
 
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #0492ec19
 class ResidualMahalanobis(DynamicCovarianceOOD):
     "Static Mahalanobis distance restricted to the residual space (the `residual_dim` smallest eigen-directions)."
-    def distances(self, feats, chunk:int=1024)->np.ndarray:
+    def distances(self, X, # features (n, d)
+                  chunk:int=1024, # unused (kept for the parent's signature)
+                 )->np.ndarray: # (n, C) squared residual-space distances
         "Squared residual-space distances to every class mean."
-        check_fitted(self, 'B_'); f = _feats(feats, 'feats', self.n_features_); f = _l2n(f) if self.normalize else f
+        check_fitted(self, 'B_'); f = _feats(self, X, reset=False); f = _l2n(f) if self.normalize else f
         a = f @ self.B_
         return np.stack([(((a - m) ** 2) / self.lam_).sum(1) for m in self.muB_], 1)
 
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #6ab9e156
-def energy_score(logits)->np.ndarray: # (n,) higher = more in-distribution
+def energy_score(logits, # classifier logits (n, C)
+                )->np.ndarray: # (n,) higher = more in-distribution
     "Energy score `logsumexp(logits)` (Liu et al., 2020)."
-    return special.logsumexp(_feats(logits, 'logits'), axis=1)
+    return special.logsumexp(to_numpy(check_array(logits, 'logits', ndim=2)).astype(np.float64), axis=1)
 
-class ViM:
+class ViM(_GaussianOOD):
     "Virtual-logit matching (Wang et al., CVPR 2022) from features and the linear head `W`, `b`; higher = more ID."
-    def __init__(self, *, principal_dim:int): self.principal_dim = principal_dim
-    def fit(self, feats, W, b): # ID features (n, d); head weight (C, d) and bias (C,)
-        "Fit the origin, the principal space and the scale alpha."
-        f = _feats(feats); self.W, self.b = _feats(W, 'W', f.shape[1]), to_numpy(b).astype(np.float64)
+    def __init__(self, *, principal_dim:int=1, # size of the principal space
+                 contamination:float=0.05, # share of training inputs below the `predict` threshold
+                ):
+        self.principal_dim, self.contamination = principal_dim, contamination
+    def fit(self, X, # ID features (n, d)
+            y=None, # unused (the head carries the classes)
+            W=None, # head weight (C, d), keyword
+            b=None, # head bias (C,), keyword
+           ):
+        "Fit the origin, the principal space and the scale alpha. Returns self."
+        if y is not None and np.ndim(y) == 2 and b is None:  # the old positional call fit(feats, W, b)
+            warnings.warn("`ViM.fit(feats, W, b)` is deprecated: call `fit(X, W=W, b=b)`", DeprecationWarning, stacklevel=2); y, W, b = None, y, W
+        if W is None or b is None: raise TypeError("`W` and `b` (the classifier head) are required: fit(X, W=W, b=b)")
+        check_in_range(self.contamination, 'contamination', 0, 0.5, lo_open=True)
+        f = _feats(self, X, reset=True); Wn = to_numpy(check_array(W, 'W', ndim=2, n_cols=f.shape[1])).astype(np.float64)
+        bn = to_numpy(check_array(b, 'b', ndim=1)).astype(np.float64)
+        if len(bn) != len(Wn): raise ValueError(f"`b` must have one entry per row of `W` ({len(Wn)}), got {len(bn)}")
         check_int(self.principal_dim, 'principal_dim', lo=1, hi=f.shape[1] - 1)
-        self.u_ = -np.linalg.pinv(self.W) @ self.b; x = f - self.u_
+        self.W_, self.b_ = Wn, bn; self.u_ = -np.linalg.pinv(Wn) @ bn; x = f - self.u_
         lam, V = np.linalg.eigh(x.T @ x / len(x)); self.NS_ = V[:, :f.shape[1] - self.principal_dim]
-        self.alpha_ = (f @ self.W.T + self.b).max(1).mean() / np.linalg.norm(x @ self.NS_, axis=1).mean(); return self
-    def score(self, feats)->np.ndarray:
+        res = np.linalg.norm(x @ self.NS_, axis=1).mean()
+        if res <= 0: raise ValueError("`X` has no variance outside the principal space: ViM's scale alpha is undefined (use a smaller `principal_dim`)")
+        self.alpha_ = (f @ Wn.T + bn).max(1).mean() / res; self._set_offset(X); return self
+    def score_samples(self, X, # features (n, d)
+                     )->np.ndarray: # (n,) higher = more in-distribution
         "Energy minus alpha times the norm of the feature outside the principal space."
-        check_fitted(self, 'NS_'); f = _feats(feats, n_cols=len(self.u_))
-        return special.logsumexp(f @ self.W.T + self.b, axis=1) - self.alpha_ * np.linalg.norm((f - self.u_) @ self.NS_, axis=1)
+        check_fitted(self, 'NS_'); f = _feats(self, X, reset=False)
+        return like(special.logsumexp(f @ self.W_.T + self.b_, axis=1) - self.alpha_ * np.linalg.norm((f - self.u_) @ self.NS_, axis=1), X)
 
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #4b95d30c
-def ood_auroc(score_id, score_ood)->float: # AUROC of separating ID (positive) from OOD by the score
-    "AUROC for telling in-distribution (higher score) from out-of-distribution inputs."
-    a, b = _feats(np.asarray(score_id)[:, None], 'score_id')[:, 0], _feats(np.asarray(score_ood)[:, None], 'score_ood')[:, 0]
-    return float(roc_auc_score(np.r_[np.ones(len(a)), np.zeros(len(b))], np.r_[a, b]))
+def ood_auroc(score_id, # scores of in-distribution inputs (higher = more ID); -inf allowed (flagged inputs)
+              score_ood, # scores of out-of-distribution inputs
+             )->float: # AUROC of separating ID (positive) from OOD by the score
+    "AUROC for telling in-distribution (higher score) from out-of-distribution inputs; -inf ranks lowest."
+    a, b = (to_numpy(check_array(v, n, ndim=1, finite=False)).astype(np.float64) for v, n in ((score_id, 'score_id'), (score_ood, 'score_ood')))
+    for v, n in ((a, 'score_id'), (b, 'score_ood')):
+        if np.isnan(v).any() or (v == np.inf).any(): raise ValueError(f"`{n}` contains NaN or +inf")
+    s = np.r_[a, b]; fin = s[np.isfinite(s)]
+    s = np.where(np.isneginf(s), (fin.min() - 1) if len(fin) else 0.0, s)  # rank-preserving stand-in for -inf
+    return float(roc_auc_score(np.r_[np.ones(len(a)), np.zeros(len(b))], s))
 
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #a5f09ec2
 def _mlp_features(X, y, tr, seed, hidden=(64, 32), epochs=25, batch_size=128):
     import torch
     from trustnb.zoo import MLP, train_classifier
-    from trustnb.core import seed_everything
-    seed_everything(seed)  # the MLP's initial weights come from the global torch RNG
-    net = train_classifier(MLP(X.shape[1], int(y[tr].max()) + 1, hidden), X[tr], y[tr], epochs=epochs, batch_size=batch_size, lr=5e-3, seed=seed)
+    with local_seed(seed): net = MLP(X.shape[1], int(y[tr].max()) + 1, hidden)  # initial weights; the caller's RNGs are restored
+    net = train_classifier(net, X[tr], y[tr], epochs=epochs, batch_size=batch_size, lr=5e-3, seed=seed)
     body = torch.nn.Sequential(*list(net)[:-1])
     feat = lambda Z: body(torch.as_tensor(np.asarray(Z, np.float32))).detach().numpy().astype(np.float64)
     return feat, net[-1].weight.detach().numpy(), net[-1].bias.detach().numpy()
 
-def ood_splits(name:str='digits', seed:int=0)->dict:
+def ood_splits(name:Literal['digits', 'credit']='digits', # the ID/OOD benchmark (see the table below)
+               seed:int=0, # seed of the split and the feature extractor
+              )->dict:
     "Features of ID train/test and OOD sets from an MLP trained on ID data: keys ftr, ytr, fid, ood (dict), W, b."
     from trustnb import data
+    check_choice(name, 'name', ['digits', 'credit']); check_int(seed, 'seed', lo=0)
     rng = np.random.default_rng(seed)
     if name == 'digits':
         d = data.load_digits(); X, y = d.X, d.y; idx = rng.permutation(len(X)); ids = idx[y[idx] < 5]
@@ -175,17 +263,23 @@ def ood_splits(name:str='digits', seed:int=0)->dict:
     return dict(ftr=feat(X[tr]), ytr=y[tr], fid=feat(X[te]), ood={k: feat(v) for k, v in ood.items()}, W=W, b=b)
 
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #68471f8f
-def detector_aurocs(sp:dict, residual_dim:int=16)->dict:
+def detector_aurocs(sp:dict, # one split dict from `ood_splits`
+                    residual_dim:int=16, # DCC's residual space size k (ViM's principal space is d - k)
+                   )->dict: # {detector: {ood_name: auroc}}, plus '_finite' and '_flagged' (inputs DCC flagged)
     "AUROC of every detector on one split dict from `ood_splits`: {detector: {ood_name: auroc}}."
+    if not isinstance(sp, dict) or not {'ftr', 'ytr', 'fid', 'ood', 'W', 'b'} <= set(sp): raise TypeError("`sp` must be a split dict from `ood_splits`")
     dets = {f'DCC ({u})': DynamicCovarianceOOD(residual_dim=residual_dim, update=u).fit(sp['ftr'], sp['ytr']) for u in ('official', 'psd')}
     dets['static covariance'] = DynamicCovarianceOOD(residual_dim=residual_dim, update='none').fit(sp['ftr'], sp['ytr'])
     dets['Mahalanobis'] = Mahalanobis().fit(sp['ftr'], sp['ytr'])
     dets['residual Mahalanobis'] = ResidualMahalanobis(residual_dim=residual_dim).fit(sp['ftr'], sp['ytr'])
-    dets['ViM'] = ViM(principal_dim=sp['ftr'].shape[1] - residual_dim).fit(sp['ftr'], sp['W'], sp['b'])
-    out = {k: {o: ood_auroc(d.score(sp['fid']), d.score(fo)) for o, fo in sp['ood'].items()} for k, d in dets.items()}
+    dets['ViM'] = ViM(principal_dim=sp['ftr'].shape[1] - residual_dim).fit(sp['ftr'], W=sp['W'], b=sp['b'])
+    out = {k: {o: ood_auroc(d.score_samples(sp['fid']), d.score_samples(fo)) for o, fo in sp['ood'].items()} for k, d in dets.items()}
     lg = lambda f: f @ sp['W'].T + sp['b']
     out['energy'] = {o: ood_auroc(energy_score(lg(sp['fid'])), energy_score(lg(fo))) for o, fo in sp['ood'].items()}
-    out['_finite'] = all(np.isfinite(d.score(f)).all() for d in dets.values() for f in [sp['fid'], *sp['ood'].values()])
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        out['_finite'] = all(not np.isnan(d.score_samples(f)).any() for d in dets.values() for f in [sp['fid'], *sp['ood'].values()])
+        out['_flagged'] = sum(int(np.isneginf(dets['DCC (official)'].score_samples(f)).sum()) for f in [sp['fid'], *sp['ood'].values()])
     return out
 
 # %% ../../nbs/71_monitor.ood_dcc.ipynb #71140435
@@ -194,16 +288,19 @@ def detector_aurocs(sp:dict, residual_dim:int=16)->dict:
              '(digits near/far, credit_data near/far; 5-seed means) and its scores are never NaN. The static baseline passes '
              'this check by definition; the paper\'s gain over the static metric does NOT reproduce (see strictly_better)',
        metric='mean AUROC over the 4 splits and seeds (higher is better)', baseline='static covariance (update="none")')
-def dcc_claim(seeds:int=5, residual_dim:int=16)->dict:
+def dcc_claim(seeds:int=5, # seeds per dataset
+              residual_dim:int=16, # DCC's residual space size
+             )->dict:
     "Run `detector_aurocs` on both datasets over `seeds` seeds and compare DCC with the static covariance."
     import pandas as pd
-    rows, finite = [], True
+    check_int(seeds, 'seeds', lo=1); check_int(residual_dim, 'residual_dim', lo=1)
+    rows, finite, flagged = [], True, 0
     for n in ('digits', 'credit'):
         for s in progress(range(seeds), desc=n):
-            r = detector_aurocs(ood_splits(n, s), residual_dim); finite &= r.pop('_finite')
+            r = detector_aurocs(ood_splits(n, s), residual_dim); finite &= r.pop('_finite'); flagged += r.pop('_flagged')
             rows += [dict(dataset=n, seed=s, ood=o, detector=k, auroc=v) for k, rr in r.items() for o, v in rr.items()]
     tab = pd.DataFrame(rows).groupby(['detector', 'dataset', 'ood']).auroc.mean().unstack(['dataset', 'ood'])
     tab.columns = [f'{a}/{b}' for a, b in tab.columns]
     dcc, st = tab.loc['DCC (official)'], tab.loc['static covariance']
     return dict(method=float(dcc.mean()), baseline=float(st.mean()), holds=bool((dcc >= st - 0.01).all() and finite),
-                strictly_better=bool(dcc.mean() >= st.mean()), table=tab.T.round(4).to_dict())
+                strictly_better=bool(dcc.mean() >= st.mean()), n_flagged=flagged, table=tab.T.round(4).to_dict())
