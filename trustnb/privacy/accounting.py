@@ -4,32 +4,68 @@
 
 # %% ../../nbs/40_privacy.accounting.ipynb #23368048
 from __future__ import annotations
-import math, functools
+import math, functools, numbers, warnings
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal
 import numpy as np
 from scipy import stats, optimize, special
-from ..core import Result, check_positive, check_in_range, check_int, check_choice, check_type, as_generator, require, to_numpy, like
+from ..core import Result, check_positive, check_in_range, check_int, check_choice, check_type, check_array, as_generator, require, to_numpy, like
 from ..repro import claim
 
 # %% auto #0
-__all__ = ['check_epsilon', 'check_delta', 'check_sampling_rate', 'ApproxDpEvent', 'Guarantee', 'Mechanism', 'GaussianMechanism',
-           'LaplaceMechanism', 'Accountant', 'epsilon_poisson_gaussian', 'gaussian_noise_multiplier',
-           'rdp_poisson_gaussian', 'rdp_to_epsilon', 'delta_poisson_gaussian_1step', 'epsilon_from_delta_fn',
-           'delta_poisson_gaussian_mc', 'parity_claim']
+__all__ = ['check_epsilon', 'check_delta', 'check_sampling_rate', 'check_noise_multiplier', 'ApproxDpEvent', 'Guarantee',
+           'Mechanism', 'GaussianMechanism', 'LaplaceMechanism', 'Accountant', 'epsilon_poisson_gaussian',
+           'gaussian_noise_multiplier', 'rdp_poisson_gaussian', 'rdp_to_epsilon', 'delta_poisson_gaussian_1step',
+           'epsilon_from_delta_fn', 'delta_poisson_gaussian_mc', 'parity_claim']
 
 # %% ../../nbs/40_privacy.accounting.ipynb #3b1edcc3
-def check_epsilon(epsilon, name:str='epsilon')->float:
+def check_epsilon(epsilon, # the privacy budget ε to check
+                  name:str='epsilon', # its argument name (used in the message)
+                 )->float:
     "Raise unless `epsilon` is a finite number > 0."
     return float(check_positive(epsilon, name))
 
-def check_delta(delta, name:str='delta')->float:
+def check_delta(delta, # the δ to check
+                name:str='delta', # its argument name (used in the message)
+               )->float:
     "Raise unless `delta` lies in the open interval (0, 1)."
     return float(check_in_range(delta, name, 0, 1, lo_open=True, hi_open=True))
 
-def check_sampling_rate(q, name:str='sampling_rate')->float:
-    "Raise unless the sampling rate `q` lies in (0, 1]."
-    return float(check_in_range(q, name, 0, 1, lo_open=True))
+def check_sampling_rate(sampling_rate, # the Poisson sampling rate to check
+                        name:str='sampling_rate', # its argument name (used in the message)
+                       )->float:
+    "Raise unless `sampling_rate` lies in (0, 1]."
+    return float(check_in_range(sampling_rate, name, 0, 1, lo_open=True))
+
+def check_noise_multiplier(noise_multiplier, # σ/Δ to check
+                           name:str='noise_multiplier', # its argument name (used in the message)
+                          )->float:
+    "Raise unless the noise multiplier is a finite number > 0 (a negative or zero multiplier is no privacy at all)."
+    return float(check_positive(noise_multiplier, name))
+
+# %% ../../nbs/40_privacy.accounting.ipynb #8663f281
+def _renamed(**old_to_new):
+    "Decorator: accept the deprecated keyword `old` for `new` (for one release), with a `DeprecationWarning`."
+    def deco(f):
+        @functools.wraps(f)
+        def wrapper(*args, **kwargs):
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs: raise TypeError(f"give `{new}` only (`{old}` is its deprecated name)")
+                    warnings.warn(f"`{old}` is deprecated, use `{new}` ({f.__qualname__})", DeprecationWarning, stacklevel=2)
+                    kwargs[new] = kwargs.pop(old)
+            return f(*args, **kwargs)
+        return wrapper
+    return deco
+
+def _deprecated_alias(new:Callable, old_name:str, module:str)->Callable:
+    "A copy of `new` under its old public name that warns (kept for one release)."
+    @functools.wraps(new)
+    def alias(*args, **kwargs):
+        warnings.warn(f"`{old_name}` is deprecated, use `{new.__module__}.{new.__name__}`", DeprecationWarning, stacklevel=2)
+        return new(*args, **kwargs)
+    alias.__name__ = alias.__qualname__ = old_name; alias.__module__ = module
+    return alias
 
 # %% ../../nbs/40_privacy.accounting.ipynb #44745309
 @dataclass(frozen=True)
@@ -37,6 +73,8 @@ class ApproxDpEvent:
     "An (ε, δ)-DP guarantee given in closed form (δ=0 for pure ε-DP); composed exactly by the PLD accountant."
     epsilon: float # ε > 0
     delta: float = 0.0 # δ in [0, 1)
+    def __post_init__(self):
+        check_epsilon(self.epsilon); check_in_range(self.delta, 'delta', 0, 1, hi_open=True)
 
 @dataclass(repr=False)
 class Guarantee(Result):
@@ -52,35 +90,53 @@ class Mechanism:
         "The privacy event of one call."
         raise TypeError(f"{type(self).__name__} must define `dp_event()`")
     def guarantee(self, delta:float=1e-5, # target δ
-                  method:str='pld', neighboring:str='add_remove')->Guarantee:
+                  method:Literal['pld', 'rdp']='pld', # accountant: PLD (the library default, tight) or Rényi DP
+                  neighboring:Literal['add_remove', 'replace']='add_remove', # neighbouring relation
+                 )->Guarantee:
         "The (ε, δ) guarantee of one call, from an `Accountant`."
         acc = Accountant(method=method, neighboring=neighboring).step(self)
         return Guarantee(acc.get_epsilon(delta), delta, method)
 
+def _query(x)->np.ndarray:
+    "The query value `x` as a float array; NaN/inf refused (adding noise to NaN would release where the NaNs are)."
+    if isinstance(x, numbers.Real) and not isinstance(x, bool): x = np.asarray(float(x))
+    x = check_array(x, 'x', min_rows=0)
+    if not (np.issubdtype(x.dtype, np.number) if isinstance(x, np.ndarray) else True): raise TypeError(f"`x` must be numeric, got dtype {x.dtype}")
+    return to_numpy(x).astype(float)
+
 # %% ../../nbs/40_privacy.accounting.ipynb #a6b1770f
 class GaussianMechanism(Mechanism):
-    "Add N(0, `sigma`²) noise to a query of ℓ2-sensitivity `sensitivity`."
-    def __init__(self, sigma:float, # noise standard deviation
-                 sensitivity:float=1.0): # ℓ2-sensitivity of the query
-        self.sigma, self.sensitivity = check_positive(sigma, 'sigma'), check_positive(sensitivity, 'sensitivity')
+    "Add N(0, `sigma`²) noise to a query of ℓ2-sensitivity `sensitivity` (noise multiplier `sigma`/`sensitivity`)."
+    def __init__(self, sigma:float, # noise standard deviation σ (not the multiplier: σ = noise_multiplier × sensitivity)
+                 sensitivity:float=1.0): # ℓ2-sensitivity Δ of the query
+        self.sigma, self.sensitivity = float(check_positive(sigma, 'sigma')), float(check_positive(sensitivity, 'sensitivity'))
+    @classmethod
+    def from_noise_multiplier(cls, noise_multiplier:float, # σ/Δ
+                              sensitivity:float=1.0, # ℓ2-sensitivity Δ
+                             )->GaussianMechanism:
+        "The mechanism with standard deviation `noise_multiplier` × `sensitivity`."
+        return cls(check_noise_multiplier(noise_multiplier) * float(check_positive(sensitivity, 'sensitivity')), sensitivity)
     @property
     def noise_multiplier(self)->float: return self.sigma / self.sensitivity
     def dp_event(self): return require('dp_accounting', 'privacy').GaussianDpEvent(self.noise_multiplier)
-    def __call__(self, x, seed=None): # array or tensor; numpy seed or Generator
+    def __call__(self, x, # the query's value: a number, array or tensor (finite)
+                 seed:int|np.random.Generator|None=None): # local seed or Generator for the noise
         "Return `x` plus Gaussian noise, as the same kind of object as `x`."
-        x_np = to_numpy(x).astype(float)
+        x_np = _query(x)
         return like(x_np + as_generator(seed).normal(0.0, self.sigma, size=x_np.shape), x)
     def __repr__(self): return f"GaussianMechanism(sigma={self.sigma:g}, sensitivity={self.sensitivity:g})"
 
 # %% ../../nbs/40_privacy.accounting.ipynb #062f0afb
 class LaplaceMechanism(Mechanism):
     "Add Laplace(`scale`) noise to a query of ℓ1-sensitivity `sensitivity` (pure ε = sensitivity/scale)."
-    def __init__(self, scale:float, sensitivity:float=1.0):
-        self.scale, self.sensitivity = check_positive(scale, 'scale'), check_positive(sensitivity, 'sensitivity')
+    def __init__(self, scale:float, # Laplace scale b of the noise
+                 sensitivity:float=1.0): # ℓ1-sensitivity Δ of the query
+        self.scale, self.sensitivity = float(check_positive(scale, 'scale')), float(check_positive(sensitivity, 'sensitivity'))
     def dp_event(self): return require('dp_accounting', 'privacy').LaplaceDpEvent(self.scale / self.sensitivity)
-    def __call__(self, x, seed=None):
+    def __call__(self, x, # the query's value: a number, array or tensor (finite)
+                 seed:int|np.random.Generator|None=None): # local seed or Generator for the noise
         "Return `x` plus Laplace noise, as the same kind of object as `x`."
-        x_np = to_numpy(x).astype(float)
+        x_np = _query(x)
         return like(x_np + as_generator(seed).laplace(0.0, self.scale, size=x_np.shape), x)
     def __repr__(self): return f"LaplaceMechanism(scale={self.scale:g}, sensitivity={self.sensitivity:g})"
 
@@ -101,21 +157,28 @@ def _event(m, sampling_rate:float=1.0):
 # %% ../../nbs/40_privacy.accounting.ipynb #f1d9f292
 class Accountant:
     "Privacy ledger: `step(...)` records mechanisms, `get_epsilon(delta)` / `get_delta(epsilon)` read the guarantee."
-    def __init__(self, method:Literal['pld', 'rdp']='pld', # PLD (tight) or Rényi DP
+    def __init__(self, method:Literal['pld', 'rdp']='pld', # PLD (tight; the library default) or Rényi DP
                  neighboring:Literal['add_remove', 'replace']='add_remove', # neighbouring relation
                  discretization:float=1e-4, # PLD value discretization interval
-                 orders=None): # RDP orders (dp-accounting's default when None)
+                 orders=None): # RDP orders > 1 (dp-accounting's default when None)
         self.method, self.neighboring = check_choice(method, 'method', ('pld', 'rdp')), check_choice(neighboring, 'neighboring', _NEIGHBORING)
-        self.discretization, self.orders = check_positive(discretization, 'discretization'), orders
-        self.ledger = []  # list of (event, count)
+        self.discretization = check_positive(discretization, 'discretization')
+        if orders is not None:
+            o = check_array(np.asarray(orders, dtype=float) if isinstance(orders, (list, tuple)) else orders, 'orders', ndim=1)
+            if (to_numpy(o) <= 1).any(): raise ValueError("`orders` must all be > 1")
+            orders = [float(a) for a in to_numpy(o)]
+        self.orders, self.ledger = orders, []  # ledger: list of (event, count)
     def step(self, mechanism, # Mechanism, dp_accounting DpEvent or ApproxDpEvent
-             sampling_rate:float=1.0, # Poisson sampling rate q in (0, 1]
+             sampling_rate:float=1.0, # Poisson sampling rate in (0, 1]
              count:int=1): # number of identical steps
         "Record `count` runs of `mechanism` (Poisson-subsampled at `sampling_rate`); returns self."
-        ev = _event(mechanism, sampling_rate)
+        ev = _event(mechanism, sampling_rate); count = check_int(count, 'count', lo=1)
         if isinstance(ev, ApproxDpEvent) and self.method == 'rdp':
             raise ValueError("an ApproxDpEvent has no RDP curve: use `method`='pld'")
-        self.ledger.append((ev, check_int(count, 'count', lo=1))); return self
+        if self.method == 'rdp' and self.neighboring == 'replace' and sampling_rate < 1:  # dp-accounting would fail late
+            raise ValueError("the RDP accountant cannot compose Poisson sampling (`sampling_rate` < 1) under `neighboring`='replace': "
+                             "use `method`='pld' or `neighboring`='add_remove'")
+        self.ledger.append((ev, count)); return self
     @property
     def steps(self)->int: return sum(c for _, c in self.ledger)
 
@@ -158,15 +221,17 @@ Accountant.get_epsilon, Accountant.get_delta = _get_epsilon, _get_delta
 Accountant.__repr__ = lambda self: f"Accountant(method={self.method!r}, neighboring={self.neighboring!r}, steps={self.steps})"
 
 # %% ../../nbs/40_privacy.accounting.ipynb #2638577b
-def epsilon_poisson_gaussian(sigma:float, # noise multiplier (σ/sensitivity)
-                             sampling_rate:float, # Poisson rate q in (0, 1]
+@_renamed(sigma='noise_multiplier')
+def epsilon_poisson_gaussian(noise_multiplier:float, # σ/Δ of the Gaussian mechanism
+                             sampling_rate:float, # Poisson sampling rate in (0, 1]
                              steps:int, # number of steps T
                              delta:float, # target δ
-                             method:Literal['pld', 'rdp']='pld', neighboring:str='add_remove',
+                             method:Literal['pld', 'rdp']='pld', # accountant (PLD is the library default)
+                             neighboring:Literal['add_remove', 'replace']='add_remove', # neighbouring relation
                              discretization:float=1e-4)->float: # PLD discretization interval
     "ε of `steps` runs of the Poisson-subsampled Gaussian mechanism, from an `Accountant`."
     acc = Accountant(method, neighboring, discretization=discretization)
-    return acc.step(GaussianMechanism(sigma), sampling_rate, steps).get_epsilon(delta)
+    return acc.step(GaussianMechanism.from_noise_multiplier(noise_multiplier), sampling_rate, steps).get_epsilon(delta)
 
 # %% ../../nbs/40_privacy.accounting.ipynb #4812a750
 @functools.lru_cache(maxsize=256)
@@ -184,35 +249,57 @@ def _noise_multiplier(epsilon:float, delta:float, steps:int, q:float, accountant
 def gaussian_noise_multiplier(epsilon:float, # target ε > 0
                               delta:float, # target δ in (0, 1)
                               steps:int=1, # number of steps T
-                              sampling_rate:float=1.0, # Poisson rate q in (0, 1]
-                              accountant:Literal['rdp', 'pld']='rdp', # Rényi DP or PLD (tighter, slower)
+                              sampling_rate:float=1.0, # Poisson sampling rate in (0, 1]
+                              accountant:Literal['pld', 'rdp']='pld', # PLD (the library default, tight) or Rényi DP
                               tol:float=1e-6)->float: # absolute tolerance on the multiplier
     "Smallest Gaussian noise multiplier σ/Δ whose `steps` Poisson-subsampled runs are (`epsilon`, `delta`)-DP (dp-accounting calibration, cached)."
     args = check_epsilon(epsilon), check_delta(delta), check_int(steps, 'steps', lo=1), check_sampling_rate(sampling_rate)
-    return _noise_multiplier(*args, check_choice(accountant, 'accountant', ('rdp', 'pld')), float(check_positive(tol, 'tol')))
+    return _noise_multiplier(*args, check_choice(accountant, 'accountant', ('pld', 'rdp')), float(check_positive(tol, 'tol')))
 
 # %% ../../nbs/40_privacy.accounting.ipynb #c0e2e233
-def rdp_poisson_gaussian(sigma:float, q:float, orders)->np.ndarray: # noise multiplier, rate, integer orders ≥ 2
+@_renamed(sigma='noise_multiplier', q='sampling_rate')
+def rdp_poisson_gaussian(noise_multiplier:float, # σ/Δ of the Gaussian mechanism
+                         sampling_rate:float, # Poisson sampling rate in (0, 1]
+                         orders, # integer Rényi orders α ≥ 2 (1-D)
+                        )->np.ndarray: # ε(α) for each order
     "Exact RDP ε(α) of one Poisson-subsampled Gaussian step at integer orders (binomial expansion, MTZ 2019)."
-    out = []
-    for a in np.asarray(orders):
-        a = check_int(int(a), 'orders', lo=2); k = np.arange(a + 1)
-        logc = special.gammaln(a + 1) - special.gammaln(k + 1) - special.gammaln(a - k + 1)
+    s, q = check_noise_multiplier(noise_multiplier), check_sampling_rate(sampling_rate); out = []
+    for a in _integer_orders(orders):
+        k = np.arange(a + 1); logc = special.gammaln(a + 1) - special.gammaln(k + 1) - special.gammaln(a - k + 1)
         with np.errstate(divide='ignore', invalid='ignore'):  # q = 1: only the k = α term survives
-            logt = logc + np.where(k < a, (a - k) * np.log1p(-q), 0.0) + k * np.log(q) + (k * k - k) / (2 * sigma**2)
+            logt = logc + np.where(k < a, (a - k) * np.log1p(-q), 0.0) + k * np.log(q) + (k * k - k) / (2 * s**2)
         out.append(special.logsumexp(logt) / (a - 1))
     return np.array(out)
 
-def rdp_to_epsilon(orders, rdp, delta:float)->float: # orders, RDP curve (already composed), target δ
+def _integer_orders(orders)->list:
+    "Validate `orders`: a non-empty 1-D list/array of whole numbers ≥ 2."
+    o = check_array(np.asarray(orders) if isinstance(orders, (list, tuple)) else orders, 'orders', ndim=1)
+    o = to_numpy(o)
+    if not np.issubdtype(o.dtype, np.number): raise TypeError(f"`orders` must be numeric, got dtype {o.dtype}")
+    if (o != np.round(o)).any() or (o < 2).any(): raise ValueError(f"`orders` must be whole numbers >= 2, got {o.tolist()[:5]}")
+    return [int(a) for a in o]
+
+def rdp_to_epsilon(orders, # Rényi orders α > 1 (1-D)
+                   rdp, # the composed RDP curve ε(α), same length
+                   delta:float, # target δ
+                  )->float:
     "ε from an RDP curve by Canonne–Kamath–Steinke (2020, Prop. 12), minimised over `orders`."
-    a, r = np.asarray(orders, float), np.asarray(rdp, float)
+    a = to_numpy(check_array(np.asarray(orders, float) if isinstance(orders, (list, tuple)) else orders, 'orders', ndim=1)).astype(float)
+    r = to_numpy(check_array(np.asarray(rdp, float) if isinstance(rdp, (list, tuple)) else rdp, 'rdp', ndim=1)).astype(float)
+    if (a <= 1).any(): raise ValueError("`orders` must all be > 1")
+    if r.shape != a.shape: raise ValueError(f"`rdp` must have one value per order ({len(a)}), got {len(r)}")
+    if (r < 0).any(): raise ValueError("`rdp` must be >= 0 (an RDP curve)")
     eps = r + np.log1p(-1 / a) - (math.log(check_delta(delta)) + np.log(a)) / (a - 1)
     return float(max(0.0, np.min(eps)))
 
 # %% ../../nbs/40_privacy.accounting.ipynb #f26671cd
-def delta_poisson_gaussian_1step(sigma:float, q:float, epsilon:float)->float:
+@_renamed(sigma='noise_multiplier', q='sampling_rate')
+def delta_poisson_gaussian_1step(noise_multiplier:float, # σ/Δ of the Gaussian mechanism
+                                 sampling_rate:float, # Poisson sampling rate in (0, 1]
+                                 epsilon:float, # the ε at which to read δ
+                                )->float:
     "Exact δ(ε) of one Poisson-subsampled Gaussian step, add/remove, max over both directions."
-    s, e = sigma, check_epsilon(epsilon); sf, cdf = stats.norm.sf, stats.norm.cdf
+    s, q, e = check_noise_multiplier(noise_multiplier), check_sampling_rate(sampling_rate), check_epsilon(epsilon); sf, cdf = stats.norm.sf, stats.norm.cdf
     x = s**2 * math.log((math.exp(e) - (1 - q)) / q) + 0.5  # P = mixture vs Q = N(0, s²): loss > e iff x_obs > x
     d1 = (1 - q) * sf(x / s) + q * sf((x - 1) / s) - math.exp(e) * sf(x / s)
     d2 = 0.0
@@ -221,20 +308,38 @@ def delta_poisson_gaussian_1step(sigma:float, q:float, epsilon:float)->float:
         d2 = cdf(x2 / s) - math.exp(e) * ((1 - q) * cdf(x2 / s) + q * cdf((x2 - 1) / s))
     return float(max(d1, d2, 0.0))
 
-def epsilon_from_delta_fn(delta_fn, delta:float, hi:float=100.)->float: # δ(ε), target δ, search bound
+def epsilon_from_delta_fn(delta_fn:Callable, # δ(ε), decreasing in ε
+                          delta:float, # target δ
+                          hi:float=100., # upper end of the search for ε
+                         )->float:
     "Invert a decreasing δ(ε) by root finding."
-    check_delta(delta)
-    if delta_fn(1e-9) <= delta: return 0.0
-    return float(optimize.brentq(lambda e: delta_fn(e) - delta, 1e-9, hi, xtol=1e-10))
+    if not callable(delta_fn): raise TypeError(f"`delta_fn` must be callable, got {type(delta_fn).__name__}")
+    delta, hi = check_delta(delta), float(check_positive(hi, 'hi'))
+    f = lambda e: _finite_delta(delta_fn(e)) - delta
+    if f(1e-9) <= 0: return 0.0
+    if f(hi) > 0: raise ValueError(f"δ(`hi`={hi:g}) is still above `delta`={delta:g}: raise `hi`")
+    return float(optimize.brentq(f, 1e-9, hi, xtol=1e-10))
+
+def _finite_delta(d)->float:
+    if not isinstance(d, numbers.Real) or not math.isfinite(d): raise ValueError(f"`delta_fn` must return a finite number, got {d!r}")
+    return float(d)
 
 # %% ../../nbs/40_privacy.accounting.ipynb #978e38e4
-def delta_poisson_gaussian_mc(sigma:float, q:float, steps:int, epsilon:float, n_mc:int=200_000, seed=0):
+@_renamed(sigma='noise_multiplier', q='sampling_rate')
+def delta_poisson_gaussian_mc(noise_multiplier:float, # σ/Δ of the Gaussian mechanism
+                              sampling_rate:float, # Poisson sampling rate in (0, 1]
+                              steps:int, # number of steps T
+                              epsilon:float, # the ε at which to read δ
+                              n_mc:int=200_000, # Monte Carlo samples
+                              seed:int|np.random.Generator|None=0, # local seed or Generator
+                             )->tuple: # (δ estimate, its standard error)
     "Monte Carlo δ(ε) of `steps` Poisson-subsampled Gaussian steps (remove direction) and its standard error."
-    rng = as_generator(seed); s = sigma; L = np.zeros(n_mc)
-    for _ in range(check_int(steps, 'steps', lo=1)):  # y_t ~ P: mixture; loss = log(1 - q + q e^{(2y-1)/2s²})
+    s, q, e = check_noise_multiplier(noise_multiplier), check_sampling_rate(sampling_rate), check_epsilon(epsilon)
+    steps, n_mc, rng = check_int(steps, 'steps', lo=1), check_int(n_mc, 'n_mc', lo=2), as_generator(seed); L = np.zeros(n_mc)
+    for _ in range(steps):  # y_t ~ P: mixture; loss = log(1 - q + q e^{(2y-1)/2s²})
         y = rng.normal(0, s, n_mc) + (rng.random(n_mc) < q)
-        L += np.logaddexp(math.log1p(-q), math.log(q) + (2 * y - 1) / (2 * s**2))
-    v = -np.expm1(np.minimum(check_epsilon(epsilon) - L, 0.0))  # (1 - e^{ε-L})₊
+        L += (2 * y - 1) / (2 * s**2) if q == 1 else np.logaddexp(math.log1p(-q), math.log(q) + (2 * y - 1) / (2 * s**2))
+    v = -np.expm1(np.minimum(e - L, 0.0))  # (1 - e^{ε-L})₊
     return float(v.mean()), float(v.std() / math.sqrt(n_mc))
 
 # %% ../../nbs/40_privacy.accounting.ipynb #e4d7be09
@@ -243,9 +348,10 @@ def delta_poisson_gaussian_mc(sigma:float, q:float, steps:int, epsilon:float, n_
        claim="Our ε for the Poisson-subsampled Gaussian equals dp-accounting's RDP and PLD to 0.1%; PLD ≤ RDP",
        metric='max relative ε difference vs dp-accounting (lower is better; ≤ 1e-3 holds); baseline = exact agreement (0), not a measurement',
        baseline='dp-accounting RDP and PLD (exact agreement = 0)')
-def parity_claim(delta:float=1e-5):
+def parity_claim(delta:float=1e-5, # target δ of the comparison
+                ):
     "Max relative difference between our ε and dp-accounting's over a grid (RDP, T steps; PLD, 1 step)."
-    orders, rdp_d, pld_d, gap = list(range(2, 65)), [], [], []
+    delta = check_delta(delta); orders, rdp_d, pld_d, gap = list(range(2, 65)), [], [], []
     for sigma in (0.8, 2.0):
         for q in (0.01, 0.1):
             T = 200

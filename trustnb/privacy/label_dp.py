@@ -4,12 +4,13 @@
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #dc37dae6
 from __future__ import annotations
-import math, warnings
+import math, numbers, warnings
 from dataclasses import dataclass
 from typing import Literal
 import numpy as np
 from scipy import special, stats
-from ..core import Result, check_array, check_choice, check_fitted, check_int, check_in_range, check_type, as_generator, to_numpy, like
+from sklearn.base import BaseEstimator, ClassifierMixin
+from ..core import Result, check_array, check_choice, check_fitted, check_int, check_in_range, check_labels, check_positive, check_seed, check_type, as_generator, to_numpy, like
 from .accounting import Mechanism, ApproxDpEvent, check_epsilon, Accountant
 from ..repro import claim
 
@@ -22,10 +23,13 @@ def _check_probs(p0, p1):
     check_in_range(p0, 'p0', 0, 1); check_in_range(p1, 'p1', 0, 1)
     if p1 <= p0: raise ValueError(f"`p1` must exceed `p0` (P(ỹ=1|y=1) > P(ỹ=1|y=0)), got p0={p0}, p1={p1}")
 
-def rr_epsilon(p0:float, p1:float, # P(ỹ=1|y=0), P(ỹ=1|y=1)
-               delta:float=0.0)->float: # δ slack
+def _check_label_delta(delta): return float(check_in_range(delta, 'delta', 0, 1, hi_open=True))
+
+def rr_epsilon(p0:float, # P(ỹ=1|y=0)
+               p1:float, # P(ỹ=1|y=1), > `p0`
+               delta:float=0.0)->float: # δ slack in [0, 1)
     "Smallest ε such that the binary RR channel (`p0`, `p1`) is (ε, `delta`)-label-DP (inf if none)."
-    _check_probs(p0, p1); check_in_range(delta, 'delta', 0, 1, hi_open=True)
+    _check_probs(p0, p1); delta = _check_label_delta(delta)
     P = np.array([[1 - p0, p0], [1 - p1, p1]])  # P[y, output]
     eps = 0.0
     for y, y2, o in [(1, 0, 1), (0, 1, 1), (0, 1, 0), (1, 0, 0)]:  # P[y,o] <= e^ε P[y2,o] + δ
@@ -35,13 +39,16 @@ def rr_epsilon(p0:float, p1:float, # P(ỹ=1|y=0), P(ỹ=1|y=1)
     return eps
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #fb7838fc
-def rr_vertex(epsilon:float, delta:float=0.0)->tuple: # ε > 0, δ in [0, 1)
+def rr_vertex(epsilon:float, # label-DP ε > 0
+              delta:float=0.0)->tuple: # δ in [0, 1)
     "The vertex V = ((1-δ)/(1+e^ε), (e^ε+δ)/(1+e^ε)) of the (ε, δ)-label-DP channels."
-    e = math.exp(check_epsilon(epsilon)); check_in_range(delta, 'delta', 0, 1, hi_open=True)
+    e = math.exp(check_epsilon(epsilon)); delta = _check_label_delta(delta)
     return (1 - delta) / (1 + e), (e + delta) / (1 + e)
 
-def rr_corners(epsilon:float, delta:float=0.0)->list:
+def rr_corners(epsilon:float, # label-DP ε > 0
+               delta:float=0.0)->list: # δ in [0, 1)
     "The upper-left corners A, V, B of the feasible polygon (A = V = B's edges collapse when δ = 0)."
+    epsilon, delta = check_epsilon(epsilon), _check_label_delta(delta)
     a = min(delta, 1 - (1 - delta) * math.exp(-epsilon))
     return [c for c in [(0.0, a), rr_vertex(epsilon, delta), (1 - a, 1.0)] if c[1] > c[0]]
 
@@ -54,11 +61,23 @@ def _cdf_pdf(eta:np.ndarray, link:str):
         F = special.expit(eta); return F, F * (1 - F)
     return special.ndtr(eta), stats.norm.pdf(eta)
 
+def _coefs(beta, name:str, p:int)->np.ndarray:
+    "Validate a finite coefficient vector of length `p`."
+    b = to_numpy(check_array(np.asarray(beta, float) if isinstance(beta, (list, tuple)) else beta, name, ndim=1)).astype(float)
+    if b.shape != (p,): raise ValueError(f"`{name}` must have shape ({p},) (one coefficient per column of `X`), got {b.shape}")
+    return b
+
 def fisher_information(X:np.ndarray, # design matrix (n, p), intercept column included if wanted
                        beta:np.ndarray, # coefficients (p,)
-                       p0:float=0.0, p1:float=1.0, # the RR channel (identity channel by default)
+                       p0:float=0.0, # P(ỹ=1|y=0) of the RR channel (identity channel by default)
+                       p1:float=1.0, # P(ỹ=1|y=1) of the RR channel
                        link:Literal['logit', 'probit']='logit')->np.ndarray: # (p, p)
     "Fisher information of β from RR labels: Σ (p1-p0)² f² / (F̃(1-F̃)) x xᵀ."
+    X = to_numpy(check_array(X, 'X', ndim=2)).astype(float); beta = _coefs(beta, 'beta', X.shape[1])
+    _check_probs(p0, p1); check_choice(link, 'link', _LINKS)
+    return _fisher(X, beta, p0, p1, link)
+
+def _fisher(X, beta, p0, p1, link):
     F, f = _cdf_pdf(X @ beta, link)
     Ft = np.clip(p0 + (p1 - p0) * F, 1e-12, 1 - 1e-12)
     w = (p1 - p0) ** 2 * f ** 2 / (Ft * (1 - Ft))
@@ -66,21 +85,30 @@ def fisher_information(X:np.ndarray, # design matrix (n, p), intercept column in
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #3923d9a5
 def optimal_rr_probs(X:np.ndarray, # public design matrix (n, p)
-                     beta_pilot:np.ndarray, # pilot coefficients from public data or a prior (not from the private labels)
-                     epsilon:float, delta:float=0.0, # the label-DP budget
+                     beta_pilot:np.ndarray, # pilot coefficients (p,) from public data or a prior (not from the private labels)
+                     epsilon:float, # label-DP ε > 0
+                     delta:float=0.0, # δ in [0, 1)
                      link:Literal['logit', 'probit']='logit')->tuple: # (p0, p1)
     "The (ε, δ)-label-DP channel maximizing tr I(β_pilot): the best of the polygon's upper-left corners."
-    X = check_array(X, 'X', ndim=2); check_choice(link, 'link', _LINKS)
-    beta = np.asarray(beta_pilot, float)
-    if beta.shape != (X.shape[1],): raise ValueError(f"`beta_pilot` must have shape ({X.shape[1]},), got {beta.shape}")
-    return max(rr_corners(epsilon, delta), key=lambda c: np.trace(fisher_information(X, beta, *c, link)))
+    X = to_numpy(check_array(X, 'X', ndim=2)).astype(float); check_choice(link, 'link', _LINKS)
+    beta = _coefs(beta_pilot, 'beta_pilot', X.shape[1])  # a NaN pilot would silently pick a corner by NaN comparisons
+    return max(rr_corners(epsilon, delta), key=lambda c: np.trace(_fisher(X, beta, *c, link)))
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #50cf6b85
+def _binary_labels(y, name:str)->np.ndarray:
+    "Validate 0/1 labels (1-D, whole numbers, non-empty) without silent truncation."
+    check_array(np.asarray(y) if isinstance(y, (list, tuple)) else y, name, ndim=1)
+    y_np = check_labels(y, name)
+    if not np.isin(y_np, [0, 1]).all(): raise ValueError(f"`{name}` must contain only 0/1 labels")
+    return y_np.astype(np.int64)
+
 class LabelRandomizedResponse(Mechanism):
     "Binary randomized response on labels with P(ỹ=1|y=0)=`p0`, P(ỹ=1|y=1)=`p1` — (ε, δ)-label-DP."
-    def __init__(self, epsilon:float|None=None, delta:float=0.0, # budget; the channel is the optimal vertex
-                 p0:float|None=None, p1:float|None=None): # or give the channel explicitly
-        self.delta = float(check_in_range(delta, 'delta', 0, 1, hi_open=True))
+    def __init__(self, epsilon:float|None=None, # label-DP budget; the channel is then the optimal vertex
+                 delta:float=0.0, # δ in [0, 1)
+                 p0:float|None=None, # or give the channel explicitly: P(ỹ=1|y=0)
+                 p1:float|None=None): # and P(ỹ=1|y=1)
+        self.delta = _check_label_delta(delta)
         if p0 is None and p1 is None: self.p0, self.p1 = rr_vertex(epsilon, delta)
         elif p0 is None or p1 is None: raise ValueError("give both `p0` and `p1`, or neither")
         else: _check_probs(p0, p1); self.p0, self.p1 = float(p0), float(p1)
@@ -88,11 +116,10 @@ class LabelRandomizedResponse(Mechanism):
         if epsilon is not None and self.epsilon > check_epsilon(epsilon) * (1 + 1e-7):  # float slack for 1-p1 near 0
             raise ValueError(f"channel (p0={self.p0:.4g}, p1={self.p1:.4g}) needs ε={self.epsilon:.4g} > `epsilon`={epsilon}")
     def dp_event(self): return ApproxDpEvent(self.epsilon, self.delta)
-    def __call__(self, y, seed=None): # binary labels (n,), numpy or torch
+    def __call__(self, y, # binary labels (n,), numpy or torch
+                 seed:int|np.random.Generator|None=None): # local seed or Generator
         "Release privatized labels ỹ (same kind of object as `y`)."
-        y_np = to_numpy(check_array(y, 'y', ndim=1)).astype(int)
-        if not np.isin(y_np, [0, 1]).all(): raise ValueError("`y` must contain only 0/1 labels")
-        u = as_generator(seed).random(len(y_np))
+        y_np = _binary_labels(y, 'y'); u = as_generator(seed).random(len(y_np))
         return like((u < np.where(y_np == 1, self.p1, self.p0)).astype(np.int64), y)
     def __repr__(self): return f"LabelRandomizedResponse(p0={self.p0:.4g}, p1={self.p1:.4g}, delta={self.delta:g})"  # ε: see `guarantee`
 
@@ -107,14 +134,18 @@ def _score(X, y, beta, p0, p1, link):
     return X.T @ ((y - Ft) * (p1 - p0) * f / (Ft * (1 - Ft)))
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #2f7d5908
-class RRBinaryRegression:
-    "Binary response model (logit/probit) fitted to RR labels, debiased for the channel of `mechanism`."
-    def __init__(self, *, mechanism:LabelRandomizedResponse|None=None, # None: naive fit (identity channel)
-                 link:Literal['logit', 'probit']='logit', fit_intercept:bool=True,
-                 max_iter:int=100, tol:float=1e-8):
+class RRBinaryRegression(ClassifierMixin, BaseEstimator):
+    "Binary response model (logit/probit) fitted to RR labels, debiased for the channel of `mechanism` (a scikit-learn classifier)."
+    def __init__(self, *, mechanism:LabelRandomizedResponse|None=None, # the RR mechanism that privatized the labels; None: naive fit (identity channel)
+                 link:Literal['logit', 'probit']='logit', # link function F
+                 fit_intercept:bool=True, # add an intercept column
+                 max_iter:int=100, # maximum Fisher-scoring iterations
+                 tol:float=1e-8): # stop when the largest coefficient step is below this
         self.mechanism, self.link, self.fit_intercept, self.max_iter, self.tol = mechanism, link, fit_intercept, max_iter, tol
     def _design(self, X):
-        X = np.asarray(check_array(X, 'X', ndim=2), float)
+        X = to_numpy(check_array(X, 'X', ndim=2)).astype(float)
+        if hasattr(self, 'n_features_in_') and X.shape[1] != self.n_features_in_:
+            raise ValueError(f"`X` must have {self.n_features_in_} columns like the training data, got {X.shape[1]}")
         return np.c_[np.ones(len(X)), X] if self.fit_intercept else X
     @property
     def channel(self)->tuple: return (0.0, 1.0) if self.mechanism is None else (self.mechanism.p0, self.mechanism.p1)
@@ -123,57 +154,77 @@ class RRBinaryRegression:
 def _fit(self, X, # public features (n, d)
          y_tilde): # privatized 0/1 labels (n,)
     "Fisher scoring on the observed-label likelihood; returns self."
-    check_choice(self.link, 'link', _LINKS); check_int(self.max_iter, 'max_iter', lo=1)
-    Z = self._design(X); y = to_numpy(check_array(y_tilde, 'y_tilde', ndim=1)).astype(float)
+    check_choice(self.link, 'link', _LINKS); check_int(self.max_iter, 'max_iter', lo=1); check_positive(self.tol, 'tol')
+    check_type(self.fit_intercept, 'fit_intercept', (bool, np.bool_))
+    if self.mechanism is not None: check_type(self.mechanism, 'mechanism', LabelRandomizedResponse)
+    for a in ('n_features_in_', 'params_'): self.__dict__.pop(a, None)  # a refit starts afresh
+    Z = self._design(X); y = _binary_labels(y_tilde, 'y_tilde').astype(float)
     if len(y) != len(Z): raise ValueError(f"`y_tilde` must have {len(Z)} rows like `X`, got {len(y)}")
-    if not np.isin(y, [0, 1]).all(): raise ValueError("`y_tilde` must contain only 0/1 labels")
-    (p0, p1), beta = self.channel, np.zeros(Z.shape[1]); ll = _loglik(Z, y, beta, p0, p1, self.link); self.converged_ = False
+    (p0, p1), beta = self.channel, np.zeros(Z.shape[1]); ll = _loglik(Z, y, beta, p0, p1, self.link); converged = False
     for it in range(1, self.max_iter + 1):
-        step = np.linalg.solve(fisher_information(Z, beta, p0, p1, self.link) + 1e-10 * np.eye(len(beta)), _score(Z, y, beta, p0, p1, self.link))
+        step = np.linalg.solve(_fisher(Z, beta, p0, p1, self.link) + 1e-10 * np.eye(len(beta)), _score(Z, y, beta, p0, p1, self.link))
         t = 1.0
         while _loglik(Z, y, beta + t * step, p0, p1, self.link) < ll - 1e-12 and t > 1e-6: t /= 2
         beta = beta + t * step; ll = _loglik(Z, y, beta, p0, p1, self.link)
-        if np.max(np.abs(t * step)) < self.tol: self.converged_ = True; break
-    if not self.converged_: warnings.warn(f"Fisher scoring did not converge in `max_iter`={self.max_iter} iterations "
-                                          f"(last step {np.max(np.abs(t * step)):.2g} > `tol`={self.tol:g}); increase `max_iter`", RuntimeWarning)
-    self.params_, self.n_iter_, self.loglik_ = beta, it, ll
-    self.fisher_info_ = fisher_information(Z, beta, p0, p1, self.link)
+        if np.max(np.abs(t * step)) < self.tol: converged = True; break
+    if not converged: warnings.warn(f"Fisher scoring did not converge in `max_iter`={self.max_iter} iterations "
+                                    f"(last step {np.max(np.abs(t * step)):.2g} > `tol`={self.tol:g}); increase `max_iter`", RuntimeWarning)
+    self.converged_, self.params_, self.n_iter_, self.loglik_ = converged, beta, it, ll
+    self.fisher_info_ = _fisher(Z, beta, p0, p1, self.link)
     self.cov_ = np.linalg.pinv(self.fisher_info_); self.stderr_ = np.sqrt(np.diag(self.cov_))
     self.coef_ = beta[1:] if self.fit_intercept else beta
     self.intercept_ = float(beta[0]) if self.fit_intercept else 0.0
+    self.classes_, self.n_features_in_ = np.array([0, 1]), Z.shape[1] - int(self.fit_intercept)
     return self
 RRBinaryRegression.fit = _fit
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #bf334d5c
-def _conf_int(self, alpha:float=0.05)->np.ndarray: # (p, 2): one row per parameter, intercept first
+def _conf_int(self, alpha:float=0.05)->np.ndarray: # significance level: (1-`alpha`) intervals; returns (p, 2), intercept first
     "Wald (1-`alpha`) intervals from the inverse Fisher information; private by post-processing."
     check_fitted(self, 'params_'); check_in_range(alpha, 'alpha', 0, 1, lo_open=True, hi_open=True)
     z = stats.norm.ppf(1 - alpha / 2)
     return np.c_[self.params_ - z * self.stderr_, self.params_ + z * self.stderr_]
 
-def _predict_proba(self, X)->np.ndarray: # P(y=1|x) of the true (not privatized) label
-    "Debiased P(y = 1 | x)."
+def _predict_proba(self, X)->np.ndarray: # features (n, d); returns (n, 2): P(y=0|x), P(y=1|x) of the true (not privatized) label
+    "Debiased class probabilities, one column per entry of `classes_`."
     check_fitted(self, 'params_')
-    return _cdf_pdf(self._design(X) @ self.params_, self.link)[0]
+    p1 = _cdf_pdf(self._design(X) @ self.params_, self.link)[0]
+    return np.c_[1 - p1, p1]
 
-RRBinaryRegression.conf_int, RRBinaryRegression.predict_proba = _conf_int, _predict_proba
-RRBinaryRegression.__repr__ = lambda self: f"RRBinaryRegression(link={self.link!r}, channel={tuple(round(c, 4) for c in self.channel)})"
+def _predict(self, X)->np.ndarray: # features (n, d); returns labels in {0, 1}
+    "The more probable true label for each row of `X`."
+    p1 = self.predict_proba(X)[:, 1]
+    return self.classes_[(p1 > 0.5).astype(int)]
+
+RRBinaryRegression.conf_int, RRBinaryRegression.predict_proba, RRBinaryRegression.predict = _conf_int, _predict_proba, _predict
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #bba28cbe
-def simulate_binary(n:int=2000, beta=(-0.5, 1.0, -1.0), link:str='logit', seed=0):
+def simulate_binary(n:int=2000, # number of rows
+                    beta=(-0.5, 1.0, -1.0), # true coefficients, intercept first
+                    link:Literal['logit', 'probit']='logit', # link function
+                    seed:int|np.random.Generator|None=0)->tuple: # local seed or Generator; returns (X, y, beta)
     "Design with intercept and standard-normal features, and labels from the binary response model."
-    rng = as_generator(seed); beta = np.asarray(beta, float)
-    X = rng.normal(size=(check_int(n, 'n', lo=1), len(beta) - 1))
-    y = (rng.random(n) < _cdf_pdf(beta[0] + X @ beta[1:], check_choice(link, 'link', _LINKS))[0]).astype(np.int64)
+    n, link, rng = check_int(n, 'n', lo=1), check_choice(link, 'link', _LINKS), as_generator(seed)
+    beta = to_numpy(check_array(np.asarray(beta, float) if isinstance(beta, (list, tuple)) else beta, 'beta', ndim=1)).astype(float)
+    X = rng.normal(size=(n, len(beta) - 1))
+    y = (rng.random(n) < _cdf_pdf(beta[0] + X @ beta[1:], link)[0]).astype(np.int64)
     return X, y, beta
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #d2760573
-def coverage_experiment(n:int=2000, reps:int=600, epsilon:float=1.0, delta:float=0.0, beta=(-0.5, 1.0, -1.0),
-                        link:str='logit', alpha:float=0.05, seed:int=0)->dict:
+def coverage_experiment(n:int=2000, # rows per simulated dataset
+                        reps:int=600, # simulated datasets
+                        epsilon:float=1.0, # label-DP ε
+                        delta:float=0.0, # label-DP δ
+                        beta=(-0.5, 1.0, -1.0), # true coefficients, intercept first
+                        link:Literal['logit', 'probit']='logit', # link function
+                        alpha:float=0.05, # significance level of the intervals
+                        seed:int|np.random.Generator|None=0)->dict: # local seed or Generator
     "Coverage of the debiased and naive (1-`alpha`) intervals over `reps` simulated datasets; RMSE of each estimator."
-    rr, rng = LabelRandomizedResponse(epsilon, delta), as_generator(seed)
+    n, reps, rng = check_int(n, 'n', lo=1), check_int(reps, 'reps', lo=1), as_generator(seed)
+    check_in_range(alpha, 'alpha', 0, 1, lo_open=True, hi_open=True); check_choice(link, 'link', _LINKS)
+    rr = LabelRandomizedResponse(epsilon, delta); simulate_binary(1, beta, link, 0)  # validates `beta` up front
     hits, err = {'debiased': [], 'naive': []}, {'debiased': [], 'naive': []}
-    for _ in range(check_int(reps, 'reps', lo=1)):
+    for _ in range(reps):
         X, y, b = simulate_binary(n, beta, link, rng); yt = rr(y, rng)
         for k, mech in [('debiased', rr), ('naive', None)]:
             m = RRBinaryRegression(mechanism=mech, link=link).fit(X, yt); ci = m.conf_int(alpha)
@@ -184,21 +235,27 @@ def coverage_experiment(n:int=2000, reps:int=600, epsilon:float=1.0, delta:float
 @claim('label_dp', paper='Zhang, Han, Wang, Yan, Kong, Li, Jiang, "Differentially Private Analysis for Binary Response Models", ICML 2025 (PMLR 267:74923)',
        claim='Under ε=1 optimal RR labels, debiased 95% Wald intervals cover at 0.93-0.97 while naive logistic intervals cover < 0.5',
        metric='coverage of nominal 95% intervals (closer to 0.95 is better)', baseline='naive logistic regression on RR labels')
-def label_dp_claim(reps:int=600, n:int=2000, epsilon:float=1.0, seed:int=0):
+def label_dp_claim(reps:int=600, # simulated datasets
+                   n:int=2000, # rows per dataset
+                   epsilon:float=1.0, # label-DP ε
+                   seed:int=0): # seed of the simulation
     "Coverage of debiased vs naive intervals (logit, n=2000, ε=1)."
     r = coverage_experiment(n, reps, epsilon, seed=seed)
     holds = 0.93 <= r['coverage_debiased'] <= 0.97 and r['coverage_naive'] < 0.5 and r['rmse_debiased'] < r['rmse_naive']
     return dict(method=r['coverage_debiased'], baseline=r['coverage_naive'], holds=holds, **r)
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #a9eb787a
-def credit_experiment(epsilon:float=1.0, reps:int=60, seed:int=0)->dict:
+def credit_experiment(epsilon:float=1.0, # label-DP ε
+                      reps:int=60, # RR draws of the labels
+                      seed:int|np.random.Generator|None=0)->dict: # local seed or Generator
     "Debiased vs naive fits on credit_data RR labels, measured against the non-private fit."
     from trustnb.data import load_credit_data
+    reps, rr, rng = check_int(reps, 'reps', lo=1), LabelRandomizedResponse(epsilon), as_generator(seed)
     d = load_credit_data(); cols = ['Seniority', 'Time', 'Age', 'Expenses', 'Income', 'Debt']
     X = d.frame[cols].to_numpy(float); X = (X - X.mean(0)) / X.std(0)
-    ref = RRBinaryRegression().fit(X, d.y); rr, rng = LabelRandomizedResponse(epsilon), as_generator(seed)
+    ref = RRBinaryRegression().fit(X, d.y)
     out = {k: {'err': [], 'cover': []} for k in ('debiased', 'naive')}
-    for _ in range(check_int(reps, 'reps', lo=1)):
+    for _ in range(reps):
         yt = rr(d.y, rng)
         for k, mech in [('debiased', rr), ('naive', None)]:
             m = RRBinaryRegression(mechanism=mech).fit(X, yt); ci = m.conf_int()
