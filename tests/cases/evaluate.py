@@ -98,3 +98,21 @@ CASES += [
 ]
 COVERS = globals().get('COVERS', set()) | {EM.EncodingBenchmark}
 EXEMPT['trustnb.evaluate.encoding_models.encoding_claim'] = 'the registered reproduction (runs harness_check, covered)'
+
+from trustnb.evaluate import checks_and_balances as CB
+from contract import Est
+_df = CB.make_emotion_corpus(2, seed=0); _E, _ = CB.embed_corpus(_df.text.tolist(), 'bow')
+CASES += [
+    Case(CB.behavior_of, dict(emotion='anger', intensity=1), kinds=dict(intensity='nonneg')),
+    Case(CB.make_emotion_corpus, dict(n_per_class=1, seed=0), kinds=dict(n_per_class='count')),
+    Case(CB.embed_corpus, dict(texts=['good day', 'bad day'], embedding='bow')),
+    Case(CB.dike_flags, dict(emotion=np.array(['anger', 'joy']), intensity=np.array([1, 2])), kinds=dict(intensity='labels'), skip=('rules', 'emotion')),
+    Case(CB.adversarial_review, dict(flagged=np.array([True, False]), reviewer_flags=np.array([False, False])), skip=('truth',),
+         legal=dict(flagged=('nan', 'inf'), reviewer_flags=('nan', 'inf'))),  # bool arrays: NaN/inf cast to True
+    Case(CB.dike_experiment, dict(n_train=2, splits=1, embedding='bow', seed=0), kinds=dict(n_train='count', splits='count')),
+]
+ESTIMATORS = globals().get('ESTIMATORS', []) + [
+    Est(make=lambda: CB.EmotionMediatedClassifier(C=1.0), fit_args=lambda: ((_E, _df.behavior.values), dict(emotion=_df.emotion.values, intensity=_df.intensity.values)),
+        methods=('predict', 'predict_emotion'), compare='predict'),
+]
+EXEMPT['trustnb.evaluate.checks_and_balances.checks_and_balances_claim'] = 'the registered reproduction (runs dike_experiment, covered)'
