@@ -106,3 +106,16 @@ def test_independence_test_calibrated_and_powerful():
     p0, p1 = np.array(p0), np.array(p1)
     assert (p0 <= 0.05).mean() <= 0.05 + 2.5 * np.sqrt(0.05 * 0.95 / 150)
     assert (p1 <= 0.05).mean() >= 0.9
+
+def test_icp_permutation_properties():
+    "A permutation; seeded; keeps the class-conditional law of A; continues a chain from its last output."
+    from trustnb.fairness.fair_icp import conditional_loglik, icp_permutation
+    r = np.random.default_rng(0); n = 400
+    A = np.column_stack([r.integers(0, 2, n), r.standard_normal(n)])
+    y = (r.random(n) < 1 / (1 + np.exp(-(2 * A[:, 0] - 1 + 1.5 * A[:, 1])))).astype(int)
+    L = conditional_loglik(y, A)
+    p = icp_permutation(L, n_steps=30, seed=1)
+    assert np.array_equal(np.sort(p), np.arange(n)) and np.array_equal(p, icp_permutation(L, n_steps=30, seed=1))
+    for c in (0, 1): assert abs(A[p][y == c, 1].mean() - A[y == c, 1].mean()) < 0.2
+    q = icp_permutation(L, n_steps=5, init=p, seed=2)
+    assert np.array_equal(np.sort(q), np.arange(n)) and not np.array_equal(p, q)

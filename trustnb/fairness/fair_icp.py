@@ -232,7 +232,7 @@ def _predict(self, X, # features, shape (n, n_features_in_)
     lg = _logits(self, X); return self.classes_[lg.argmax(1).cpu().numpy()]
 FairICPClassifier.predict_proba, FairICPClassifier.predict = _predict_proba, _predict
 
-# %% ../../nbs/61_fairness.fair_icp.ipynb #3ad4368e
+# %% ../../nbs/61_fairness.fair_icp.ipynb #2b57df6e
 def make_multi_attribute(n:int=4000, # rows
                          strength:float=3.0, # scale of the attributes' effect γ on the label
                          signal:float=0.5, # class separation s of the four core features
@@ -252,7 +252,7 @@ def make_multi_attribute(n:int=4000, # rows
                    f'Synthetic multi-attribute (strength={strength}, signal={signal}); frame.oracle: Bayes classifier on the core features.',
                    'y', pd.DataFrame({'oracle': oracle}))
 
-# %% ../../nbs/61_fairness.fair_icp.ipynb #36236ed5
+# %% ../../nbs/61_fairness.fair_icp.ipynb #56e433e6
 def _check_xy(X, y, sensitive_features):
     X = np.asarray(check_array(X, 'X', ndim=2, min_rows=10), dtype=np.float32)
     classes, codes = _labels(y, 'y', len(X))
@@ -266,7 +266,7 @@ def _row(method, setting, y, pred, sf, t):
     return dict(method=method, setting=setting, accuracy=float((np.asarray(pred) == y).mean()), eo_violation=v.total,
                 intersectional=v.intersectional, fit_seconds=t, **{f'eo[{k}]': x for k, x in v.per_attribute.items()})
 
-# %% ../../nbs/61_fairness.fair_icp.ipynb #49a00808
+# %% ../../nbs/61_fairness.fair_icp.ipynb #6e2a69ca
 def fair_icp_frontier(X, # features, shape (n, d)
                       y, # binary labels, shape (n,)
                       sensitive_features, # attributes (see `sensitive_frame`)
@@ -287,7 +287,7 @@ def fair_icp_frontier(X, # features, shape (n, d)
             rows.append(_row('FairICP' if mu > 0 else 'unconstrained MLP', mu, y[te], m.predict(X[te]), sf.iloc[te], m.fit_seconds_) | dict(seed=s))
     return pd.DataFrame(rows)
 
-# %% ../../nbs/61_fairness.fair_icp.ipynb #9b5b83f0
+# %% ../../nbs/61_fairness.fair_icp.ipynb #30727d43
 def headline(frontier:pd.DataFrame, # from `fair_icp_frontier` (several seeds are averaged)
              max_acc_drop:float=0.02, # the accuracy budget, in absolute accuracy
             )->dict: # mu, acc_drop, eo_reduction (fraction), and the unconstrained/best rows
@@ -303,7 +303,7 @@ def headline(frontier:pd.DataFrame, # from `fair_icp_frontier` (several seeds ar
     return dict(mu=mu, acc_drop=float(base.accuracy - ok.accuracy[mu]), eo_reduction=float(red.max()),
                 base_eo=float(base.eo_violation), base_acc=float(base.accuracy), eo=float(ok.eo_violation[mu]), acc=float(ok.accuracy[mu]))
 
-# %% ../../nbs/61_fairness.fair_icp.ipynb #a6764065
+# %% ../../nbs/61_fairness.fair_icp.ipynb #664ff8e6
 _LOAN_PARAMS = dict(hidden=(32,), weight_decay=1e-2)  # loanapp: 1,177 training rows and 50 features, so a smaller, regularised MLP
 
 @claim('fair_icp', paper='Lai & Guan, FairICP: Encouraging Equalized Odds via Inverse Conditional Permutation, ICML 2025 (arXiv 2404.05678)',
@@ -321,7 +321,7 @@ def fair_icp_claim(seeds:tuple=(0, 1, 2), # train/test splits (and training seed
     return dict(method=h.get('eo', h['base_eo']), baseline=h['base_eo'], holds=h['eo_reduction'] >= 0.4 and h['acc_drop'] <= 0.02,
                 **{k: v for k, v in h.items() if k not in ('eo',)}, frontier=fr)
 
-# %% ../../nbs/61_fairness.fair_icp.ipynb #f7dce34d
+# %% ../../nbs/61_fairness.fair_icp.ipynb #d4134a2b
 def fairlearn_baselines(X, # features, shape (n, d)
                         y, # binary labels, shape (n,)
                         sensitive_features, # attributes; fairlearn sees the intersection of the categorical ones
