@@ -19,8 +19,8 @@ from ..data import make_sparse_dictionary
 from ..repro import claim
 
 # %% auto #0
-__all__ = ['level_weights', 'default_ks', 'MatryoshkaSAE', 'PrefixMatryoshkaSAE', 'Frontier', 'frontier', 'matryoshka_claim',
-           'plot_frontier']
+__all__ = ['MSAE_TASKS', 'level_weights', 'default_ks', 'MatryoshkaSAE', 'PrefixMatryoshkaSAE', 'Frontier', 'frontier',
+           'matryoshka_claim', 'plot_frontier']
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #857ec4e5
 def level_weights(m:int, # number of levels
@@ -183,11 +183,13 @@ def frontier(X, # activations (n, d)
     return Frontier(T, R, models)
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #9ddffd61
-def _msae_experiment(seed:int=0, steps:int=300, d:int=16, n_atoms:int=64, k_true:int=3, n_latents:int=128, ks=(2, 4, 8, 16)):
-    D = make_sparse_dictionary(n=8192, d=d, n_atoms=n_atoms, k=k_true, seed=seed)
-    var = {'MSAE-UW': dict(weighting='uniform'), 'MSAE-RW': dict(weighting='reverse'),
-           'MSAE-UW-raw': dict(weighting='uniform', balance=False)}
-    return frontier(D.X, n_latents, ks, l1_coeffs=(0.3, 1.0), steps=steps, variants=var, batch_size=128, seed=seed)
+def _msae_experiment(seed:int=0, steps:int=2000, d:int=16, n_atoms:int=64, k_true:int=3, n_latents:int=64, ks=None, lr:float=1e-2,
+                     variants:dict|None=None, l1_coeffs=(0.3, 1.0), n:int=8192, freq_decay:float=0.0, noise:float=0.01):
+    "The page's frontier on one generated dictionary; held-out FVU (a quarter of the rows); default ks from the input width."
+    D = make_sparse_dictionary(n=n + n // 4, d=d, n_atoms=n_atoms, k=k_true, noise=noise, freq_decay=freq_decay, seed=seed)
+    var = variants or {'MSAE-UW': dict(weighting='uniform'), 'MSAE-RW': dict(weighting='reverse')}
+    return frontier(D.X[:n], n_latents, ks or default_ks(d, n_latents), l1_coeffs=l1_coeffs, steps=steps, variants=var, lr=lr,
+                    batch_size=256, seed=seed, X_eval=D.X[n:])
 
 def _msae_at_l0(F_, name, l0_max):
     "FVU of MSAE variant `name` at its largest k with L0 ≤ `l0_max` (NaN if none)."
@@ -196,20 +198,45 @@ def _msae_at_l0(F_, name, l0_max):
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #114db4b3
 @claim('matryoshka_sae', paper='Zaigrajew, Baniecki, Biecek, "Interpreting CLIP with Hierarchical Sparse Autoencoders", ICML 2025, arXiv 2502.20578',
-       claim='One MSAE lies below the FVU-L0 frontier of ReLU-L1 SAEs at every λ, and at the upper half of its k set matches or beats TopK SAEs trained separately at each k (FVU ratio ≤ 1.05). This is an equal-budget comparison (300 steps each): the dedicated TopK SAEs at k ≥ d/2 have not converged at that budget, so the upper-k ratios do not show that MSAE beats a converged TopK SAE.',
-       metric="FVU of MSAE-UW at the largest k ≤ the L0 of ReLU-L1 (λ=1) (lower is better)", baseline='ReLU-L1 SAE (λ=1) at its own L0')
+       claim='One balanced UW-MSAE with the default levels (powers of two up to d/2) serves EVERY k of its set within 1.5x the held-out FVU of a TopK SAE trained at that k with the same data and steps (a budget at which the TopK SAEs have nearly converged), and lies below the FVU-L0 frontier of ReLU-L1 SAEs. The reverse weighting (RW) does not: it exceeds 1.5x at the largest k (ratios_rw; about 1.7 on converged generated dictionaries, see the page).',
+       metric="max over the k set of FVU(MSAE-UW at k) / FVU(TopK trained at k) (lower is better; claim: <= 1.5)", baseline='TopK SAE trained separately at each k, same data and steps')
 def matryoshka_claim(seed:int=0, # data, initialisation and shuffling seed
-                     steps:int=300, # optimizer steps for every model
+                     steps:int=1000, # optimizer steps for every model
                     ):
     "MSAE vs TopK-per-k and ReLU-L1 SAEs on planted sparse data (see the page)."
     F_ = matryoshka_claim.last = _msae_experiment(seed, steps); T, R = F_.table, F_.ratios # `.last`: the trained models, for plots
     relu = T[T.method == 'ReLU-L1']
     below = [(_msae_at_l0(F_, 'MSAE-UW', r.l0), r.fvu) for r in relu.itertuples()]
-    upper = R['MSAE-UW'].iloc[len(R) // 2:]
-    holds = all(m < b for m, b in below) and bool((upper <= 1.05).all())
-    m, b = below[-1]
-    return dict(method=m, baseline=b, holds=holds, ratios_uw=R['MSAE-UW'].round(3).to_dict(), ratios_rw=R['MSAE-RW'].round(3).to_dict(),
-                ratios_uw_raw=R['MSAE-UW-raw'].round(3).to_dict())
+    worst = float(R['MSAE-UW'].max())
+    holds = all(m < b for m, b in below) and worst <= 1.5
+    return dict(method=worst, baseline=1.5, holds=holds, ratios_uw=R['MSAE-UW'].round(3).to_dict(), ratios_rw=R['MSAE-RW'].round(3).to_dict(),
+                relu_below=[(round(m, 4), round(b, 4)) for m, b in below])
+
+# %% ../../nbs/11_sae.matryoshka.ipynb #0ffa6225
+MSAE_TASKS = {'d=16, 64 atoms, 3 active': dict(d=16, n_atoms=64, k_true=3, n_latents=64, seed=0),
+              'd=32, 128 atoms, 6 active, power-law use': dict(d=32, n_atoms=128, k_true=6, n_latents=128, freq_decay=0.5, seed=1),
+              'd=24, 48 atoms, 2 active, noise 0.05': dict(d=24, n_atoms=48, k_true=2, n_latents=96, noise=0.05, seed=2)}
+
+def _topk_fvus(X, Xe, ks, n_latents, steps, lr, seed):
+    out = {}
+    for k in ks:
+        s = TopKSAE(X.shape[1], n_latents, k=k, seed=seed); train_sae(s, X, steps=steps, lr=lr, batch_size=256, seed=seed)
+        out[k] = _eval(s, Xe)[1]
+    return out
+
+def _msae_tasks(tasks:dict, steps:int, variants:dict, n:int=4096, lr:float=1e-2, half:bool=True)->pd.DataFrame:
+    "Per generated dictionary and level: FVU(MSAE variant at k) / FVU(TopK trained at k), same data and steps; TopK FVU at `steps` and `steps // 2`."
+    rows = []
+    for name, t in tasks.items():
+        t = dict(t); seed = t.pop('seed'); m = t.pop('n_latents'); ks = default_ks(t['d'], m)
+        D = make_sparse_dictionary(n=n + n // 2, d=t['d'], n_atoms=t['n_atoms'], k=t['k_true'], noise=t.get('noise', 0.01),
+                                   freq_decay=t.get('freq_decay', 0.), seed=seed)
+        X, Xe = torch.as_tensor(D.X[:n]), torch.as_tensor(D.X[n:])
+        full = _topk_fvus(X, Xe, ks, m, steps, lr, seed); hf = _topk_fvus(X, Xe, ks, m, steps // 2, lr, seed) if half else {k: np.nan for k in ks}
+        for v, kw in variants.items():
+            s = MatryoshkaSAE(t['d'], m, ks=ks, seed=seed, **kw); train_sae(s, X, steps=steps, lr=lr, batch_size=256, seed=seed)
+            rows += [(name, v, k, _eval(s, Xe, k)[1] / full[k], full[k], hf[k]) for k in ks]
+    return pd.DataFrame(rows, columns=['task', 'variant', 'k', 'ratio', 'topk_fvu', 'topk_fvu_half'])
 
 # %% ../../nbs/11_sae.matryoshka.ipynb #290cf7e0
 def plot_frontier(F_:Frontier, # a `frontier` result
