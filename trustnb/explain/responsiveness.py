@@ -614,6 +614,7 @@ def responsiveness_claim(n_lending:int=4000, # synthetic lending applicants
                         )->dict:
     "Run the audit on synthetic lending (exact) and on real credit data; compare SHAP vs responsive top-1 reasons."
     from trustnb.data import load_credit_data
+    check_int(n_lending, 'n_lending', lo=100); check_int(n_credit, 'n_credit', lo=1); check_int(seed, 'seed', lo=0)
     out = {}
     syn = make_lending(n_lending, seed); m = _fit_lr(syn.X, syn.y); den = syn.X[m.predict(syn.X) == 0]
     aud = reasons_audit(m, den, lending_actions(syn.X), syn.X, seed=seed)
