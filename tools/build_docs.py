@@ -25,16 +25,31 @@ def notebooks(): return sorted(p for p in NBS.glob('*.ipynb') if not p.name.star
 
 # ---------------------------------------------------------------- 1. execute and process, with a cache
 def env_hash():
-    "Hash of what every notebook's run depends on besides itself: library source, installed packages, the runner."
+    "Hash of what every notebook's run depends on besides itself: library source, the installed versions of its dependencies, the runner."
     h = hashlib.sha256()
     for p in sorted((ROOT / 'trustnb').rglob('*.py')):
         if '__pycache__' not in p.parts: h.update(str(p.relative_to(ROOT)).encode() + b'\0' + p.read_bytes())
-    dists = sorted({f"{d.metadata['Name']}=={d.version}".lower() for d in importlib.metadata.distributions() if d.metadata['Name']})
-    h.update('\n'.join(dists).encode())
+    h.update('\n'.join(dep_versions()).encode())
     for f in ['tools/nbexec.py']: h.update((ROOT / f).read_bytes())
     from nbdev.config import get_config
     h.update((get_config(path=ROOT).tst_flags + sys.version).encode())
     return h.hexdigest()
+
+def dep_versions(root='trustnb'):
+    "name==version of every installed package trustnb can reach through its requirements (all extras, transitively)."
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+    seen, todo = {}, [root]
+    while todo:
+        n = canonicalize_name(todo.pop())
+        if n in seen: continue
+        try: d = importlib.metadata.distribution(n)
+        except importlib.metadata.PackageNotFoundError: seen[n] = None; continue
+        seen[n] = d.version
+        for r in d.requires or []:
+            try: todo.append(Requirement(r).name)
+            except Exception: pass
+    return sorted(f'{k}=={v}' for k, v in seen.items() if v)
 
 def nb_key(nb, env): return hashlib.sha256(Path(nb).read_bytes() + env.encode()).hexdigest()[:16]
 
@@ -84,9 +99,10 @@ def repro_rows():
         if log.exists():
             for line in log.read_text().splitlines():
                 r = json.loads(line); rows[r['key']] = r
-    from trustnb import repro  # only claims the library registers (notebooks may demo throwaway ones)
-    repro.discover()
-    return [rows[k] for k in sorted(rows) if k in repro.REGISTRY]
+    # only claims the library registers (notebooks may demo throwaway ones): `@claim('key', ...)` in trustnb/,
+    # read from the source rather than by importing every module (seconds of torch imports on each build)
+    registered = {m for p in (ROOT / 'trustnb').rglob('*.py') for m in re.findall(r"^@claim\(\s*['\"]([\w.-]+)['\"]", p.read_text(), re.M)}
+    return [rows[k] for k in sorted(rows) if k in registered]
 
 def repro_html(rows):
     head = ('<h1 id="reproductions">Reproductions</h1><p>Each method registers its paper\'s headline claim with the reproduction '
@@ -256,6 +272,16 @@ def render_nb(path):
     head = f'<h1 class="title">{html.escape(title)}</h1>' + (f'<p class="description">{_md(desc)[3:-5]}</p>' if desc else '')
     return title, desc, _anchor_headings(head + '\n'.join(parts))
 
+def render_cached(src):
+    "`render_nb`, cached beside the processed notebook by a hash of it and of this renderer."
+    key = hashlib.sha256(Path(src).read_bytes() + Path(__file__).read_bytes()).hexdigest()[:16]
+    f = BUILD / 'cache' / 'pages' / f'{Path(src).stem}-{key}.json'
+    if f.exists(): return tuple(json.loads(f.read_text()))
+    out = render_nb(src)
+    f.parent.mkdir(parents=True, exist_ok=True)
+    for old in f.parent.glob(f'{Path(src).stem}-*.json'): old.unlink()
+    f.write_text(json.dumps(out)); return out
+
 def page(title, current, body, banner):
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">'
             f'<title>{html.escape(title)} – trustnb</title><link rel="stylesheet" href="site.css">'
@@ -313,7 +339,7 @@ def preview(nbs):
     for nb in nbs:
         src = BUILD / 'proc' / nb.name
         if not src.exists(): continue
-        title, desc, body = render_nb(src)
+        title, desc, body = render_cached(src)
         if nb.name in fails:
             body = (f'<div class="tnb-failed"><b>This page was not built cleanly</b> (<code>make docs</code> reports it):'
                     f'<pre>{html.escape(fails[nb.name][-1500:])}</pre></div>') + body

@@ -1,0 +1,23 @@
+"""JupyterLab as a reader uses it (issue 17), in headless Chromium: Run All shows one figure per widget, the figure
+follows its slider, and a `#| slow` cell prints its one-line skip note instead of running. Screenshots go to
+_build/screenshots/lab-*.png. Skipped, with a message, where Chromium is absent (.ci/run installs it)."""
+import sys
+from pathlib import Path
+import pytest
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / 'tools'))
+from browser_check import find_chromium
+
+@pytest.mark.skipif(not find_chromium(), reason='Chromium is not installed (Debian: apt-get install -y chromium; .ci/run does this)')
+@pytest.mark.timeout(600)
+def test_jupyterlab_run_all_and_slider():
+    import lab_check
+    r = lab_check.run(shots=ROOT / '_build' / 'screenshots', timeout=180)
+    setup, widget, slow, last = r['after_run'][:4]
+    assert widget['widget'] == 1 and len(widget['imgs']) == 1, f'one figure per widget, got {widget}'
+    assert slow['text'].startswith('Skipped: this cell is flagged `#| slow`') and 'ran' not in slow['text'], slow
+    assert 'last cell ran' in last['text'], 'Run All went on past the skipped cell'
+    assert r['run_all_s'] < 60, f"Run All took {r['run_all_s']} s (the slow cell sleeps 120 s if it runs)"
+    moved = r['after_slider'][1]
+    assert r['slider_value'] == '20' and len(moved['imgs']) == 1 and moved['imgs'] != widget['imgs'], 'the figure follows the slider'
+    assert not moved['errors']
