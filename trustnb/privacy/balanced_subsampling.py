@@ -6,10 +6,11 @@
 from __future__ import annotations
 import math
 from dataclasses import dataclass
+from typing import Literal
 import numpy as np
 from scipy import special, optimize
-from ..core import Result, check_int, check_positive, check_type, as_generator, progress
-from .accounting import GaussianMechanism, Accountant, check_epsilon, check_delta, check_sampling_rate, epsilon_poisson_gaussian
+from ..core import Result, check_int, check_positive, check_type, check_choice, check_seed, as_generator, progress
+from .accounting import GaussianMechanism, Accountant, check_epsilon, check_delta, check_sampling_rate, check_noise_multiplier, epsilon_poisson_gaussian, _renamed
 from ..repro import claim
 
 # %% auto #0
@@ -17,14 +18,14 @@ __all__ = ['balanced_schedule', 'BalancedIterationSampler', 'PoissonSampler', 'B
            'epsilon_model_partition', 'balanced_vs_poisson', 'balanced_claim', 'dp_sgd_digits']
 
 # %% ../../nbs/42_privacy.balanced_subsampling.ipynb #a2609b59
-def _check_kT(T, k):
-    check_int(T, 'T', lo=1); check_int(k, 'k', lo=1)
-    if k > T: raise ValueError(f"`k` must be <= `T` (an example joins k of the T iterations), got k={k}, T={T}")
+def _check_kT(T, k, T_name:str='T', k_name:str='k'):
+    check_int(T, T_name, lo=1); check_int(k, k_name, lo=1)
+    if k > T: raise ValueError(f"`{k_name}` must be <= `{T_name}` (an example joins {k_name} of the {T_name} iterations), got {k_name}={k}, {T_name}={T}")
 
 def balanced_schedule(n:int, # number of examples
                       T:int, # iterations per pass
                       k:int, # iterations each example joins
-                      seed=None)->list: # T arrays of example indices
+                      seed:int|np.random.Generator|None=None)->list: # local seed or Generator; returns T arrays of example indices
     "Assign every example to exactly `k` of `T` iterations, uniformly at random; returns one index array per iteration."
     check_int(n, 'n', lo=1); _check_kT(T, k); rng = as_generator(seed)
     its = np.argpartition(rng.random((n, T)), k - 1, axis=1)[:, :k] if k < T else np.tile(np.arange(T), (n, 1))
@@ -35,8 +36,12 @@ def balanced_schedule(n:int, # number of examples
 # %% ../../nbs/42_privacy.balanced_subsampling.ipynb #950e066f
 class BalancedIterationSampler:
     "Batch sampler: each pass has `T` batches and every example is in exactly `k` of them."
-    def __init__(self, n:int, T:int, k:int=1, seed:int=0):
-        check_int(n, 'n', lo=1); _check_kT(T, k); self.n, self.T, self.k, self.seed, self._pass = n, T, k, seed, 0
+    def __init__(self, n:int, # number of examples
+                 T:int, # batches per pass
+                 k:int=1, # batches each example joins per pass
+                 seed:int=0): # seed of the schedules (pass i uses [seed, i])
+        check_int(n, 'n', lo=1); _check_kT(T, k); check_int(seed, 'seed', lo=0)
+        self.n, self.T, self.k, self.seed, self._pass = n, T, k, seed, 0
     def __len__(self): return self.T
     def __iter__(self):
         sched = balanced_schedule(self.n, self.T, self.k, seed=np.random.default_rng([self.seed, self._pass]))
@@ -46,13 +51,18 @@ class BalancedIterationSampler:
     def expected_batch_size(self)->float: return self.n * self.k / self.T
 
 class PoissonSampler:
-    "Batch sampler: `T` batches, each example joins each batch independently with probability `q`."
-    def __init__(self, n:int, q:float, T:int, seed:int=0):
-        check_int(n, 'n', lo=1); check_int(T, 'T', lo=1); self.n, self.q, self.T, self.seed, self._pass = n, check_sampling_rate(q, 'q'), T, seed, 0
+    "Batch sampler: `T` batches, each example joins each batch independently with probability `sampling_rate`."
+    @_renamed(q='sampling_rate')
+    def __init__(self, n:int, # number of examples
+                 sampling_rate:float, # Poisson sampling rate in (0, 1]
+                 T:int, # batches per pass
+                 seed:int=0): # seed of the draws (pass i uses [seed, i])
+        check_int(n, 'n', lo=1); check_int(T, 'T', lo=1); check_int(seed, 'seed', lo=0)
+        self.n, self.sampling_rate, self.T, self.seed, self._pass = n, check_sampling_rate(sampling_rate), T, seed, 0
     def __len__(self): return self.T
     def __iter__(self):
         rng = np.random.default_rng([self.seed, self._pass]); self._pass += 1
-        return (np.flatnonzero(rng.random(self.n) < self.q).tolist() for _ in range(self.T))
+        return (np.flatnonzero(rng.random(self.n) < self.sampling_rate).tolist() for _ in range(self.T))
 
 # %% ../../nbs/42_privacy.balanced_subsampling.ipynb #900d7b02
 def _log_esym(a:np.ndarray, k:int)->np.ndarray:
@@ -101,11 +111,13 @@ def _shifts(sigma, T, k, count, eps0, direction, J=4):
 class BalancedAccountant:
     "Monte Carlo accountant for balanced iteration subsampling / model partitioning with the Gaussian mechanism."
     def __init__(self, n_mc:int=100_000, # Monte Carlo samples per direction
-                 seed:int=0, z:float=2.0): # seed; standard errors added to δ̂ (0: point estimate)
+                 seed:int=0, # seed of the Monte Carlo draws
+                 z:float=2.0): # standard errors added to δ̂ (0: point estimate)
         self.n_mc, self.seed, self.z = check_int(n_mc, 'n_mc', lo=100), check_int(seed, 'seed', lo=0), float(check_positive(z, 'z', strict=False))
         self.ledger, self._cache = [], None
-    def step(self, mechanism:GaussianMechanism, # the per-iteration Gaussian mechanism (noise multiplier σ)
-             T:int, k:int=1, # each example joins exactly k of T iterations per pass
+    def step(self, mechanism:GaussianMechanism, # the per-iteration Gaussian mechanism (its noise multiplier is used)
+             T:int, # iterations per pass
+             k:int=1, # each example joins exactly k of the T iterations per pass
              count:int=1, # number of passes (epochs, or rounds for model partitioning)
              sampling_rate:float=1.0): # probability the example takes part in a pass at all
         "Record `count` passes of k-of-T balanced subsampling; returns self."
@@ -141,64 +153,105 @@ def _pilot(self)->float:
     for sigma, T, k, q, c in self.ledger: acc.step(GaussianMechanism(sigma), min(1.0, q * k / T), c * T)
     return acc.get_epsilon(1e-5)
 
-def _get_delta(self, epsilon:float)->float:
+def _get_delta(self, epsilon:float, # the ε at which to read δ
+              )->float:
     "Upper confidence δ (δ̂ + z·se, max over remove/add) at `epsilon`."
     epsilon = check_epsilon(epsilon)
     if not self.ledger: return 0.0
     return max(m + self.z * se for m, se in _delta_terms(self, epsilon, _samples(self, _pilot(self))))
 
-def _get_epsilon(self, delta:float)->float:
+def _get_epsilon(self, delta:float, # target δ
+                )->float:
     "Smallest ε whose upper-confidence δ is at most `delta`."
     delta = check_delta(delta)
     if not self.ledger: return 0.0
     S = _samples(self, _pilot(self))
     f = lambda e: max(m + self.z * se for m, se in _delta_terms(self, e, S)) - delta
-    return 0.0 if f(1e-9) <= 0 else float(optimize.brentq(f, 1e-9, 200.0, xtol=1e-6))
+    if f(1e-9) <= 0: return 0.0
+    if f(200.0) > 0: raise ValueError(f"no ε <= 200 reaches `delta`={delta:g} with `n_mc`={self.n_mc} samples: raise the noise or `n_mc`")
+    return float(optimize.brentq(f, 1e-9, 200.0, xtol=1e-6))
 
 BalancedAccountant._pilot, BalancedAccountant.get_delta, BalancedAccountant.get_epsilon = _pilot, _get_delta, _get_epsilon
 BalancedAccountant.__repr__ = lambda self: f"BalancedAccountant(n_mc={self.n_mc}, ledger={self.ledger})"
 
 # %% ../../nbs/42_privacy.balanced_subsampling.ipynb #0209c3f2
-def epsilon_balanced(sigma:float, T:int, k:int, delta:float, # noise multiplier, iterations, participations, target δ
-                     epochs:int=1, n_mc:int=100_000, seed:int=0, z:float=2.0)->float:
+@_renamed(sigma='noise_multiplier')
+def epsilon_balanced(noise_multiplier:float, # σ/Δ of the per-iteration Gaussian mechanism
+                     T:int, # iterations per pass
+                     k:int, # iterations each example joins per pass
+                     delta:float, # target δ
+                     epochs:int=1, # passes
+                     n_mc:int=100_000, # Monte Carlo samples per direction
+                     seed:int=0, # seed of the Monte Carlo draws
+                     z:float=2.0)->float: # standard errors added to δ̂
     "ε of `epochs` passes of k-of-T balanced iteration subsampling with the Gaussian mechanism (Monte Carlo)."
-    return BalancedAccountant(n_mc, seed, z).step(GaussianMechanism(sigma), T, k, epochs).get_epsilon(delta)
+    mech = GaussianMechanism.from_noise_multiplier(noise_multiplier); _check_kT(T, k); check_int(epochs, 'epochs', lo=1); check_delta(delta)
+    return BalancedAccountant(n_mc, seed, z).step(mech, T, k, epochs).get_epsilon(delta)
 
-def epsilon_model_partition(sigma:float, m:int, rounds:int, delta:float, # noise, blocks, rounds, target δ
-                            sampling_rate:float=1.0, n_mc:int=100_000, seed:int=0, z:float=2.0)->float:
+@_renamed(sigma='noise_multiplier')
+def epsilon_model_partition(noise_multiplier:float, # σ/Δ of each client's noisy update
+                            m:int, # model blocks: each round an update goes to one block
+                            rounds:int, # federated rounds
+                            delta:float, # target δ
+                            sampling_rate:float=1.0, # client sampling rate per round
+                            n_mc:int=100_000, # Monte Carlo samples per direction
+                            seed:int=0, # seed of the Monte Carlo draws
+                            z:float=2.0)->float: # standard errors added to δ̂
     "ε of model splitting: each round a client's clipped update goes to one random block of `m` (optionally client-sampled)."
-    return BalancedAccountant(n_mc, seed, z).step(GaussianMechanism(sigma), T=m, k=1, count=rounds, sampling_rate=sampling_rate).get_epsilon(delta)
+    mech = GaussianMechanism.from_noise_multiplier(noise_multiplier)
+    m, rounds, sampling_rate, delta = check_int(m, 'm', lo=1), check_int(rounds, 'rounds', lo=1), check_sampling_rate(sampling_rate), check_delta(delta)
+    return BalancedAccountant(n_mc, seed, z).step(mech, T=m, k=1, count=rounds, sampling_rate=sampling_rate).get_epsilon(delta)
 
 # %% ../../nbs/42_privacy.balanced_subsampling.ipynb #725ffb29
-def balanced_vs_poisson(sigmas=(0.6, 0.8, 1.0, 2.0), T:int=100, k:int=1, epochs:int=1, delta:float=1e-5,
-                        n_mc:int=30_000, seed:int=0)->list:
-    "Rows (σ, ε balanced [Monte Carlo, upper 2-se], ε Poisson [dp-accounting PLD]) at matched q = k/T and steps."
+@_renamed(sigmas='noise_multipliers')
+def balanced_vs_poisson(noise_multipliers=(0.6, 0.8, 1.0, 2.0), # noise multipliers σ/Δ to compare at
+                        T:int=100, # iterations per pass
+                        k:int=1, # iterations each example joins
+                        epochs:int=1, # passes
+                        delta:float=1e-5, # target δ
+                        n_mc:int=30_000, # Monte Carlo samples per direction
+                        seed:int=0)->list: # seed of the Monte Carlo draws
+    "Rows (z, ε balanced [Monte Carlo, upper 2-se], ε Poisson [dp-accounting PLD]) at matched rate k/T and steps."
+    zs = np.atleast_1d(np.asarray(noise_multipliers, dtype=float)) if isinstance(noise_multipliers, (list, tuple)) else noise_multipliers
+    if not isinstance(zs, np.ndarray) or zs.ndim != 1 or len(zs) == 0: raise TypeError("`noise_multipliers` must be a non-empty list of numbers")
+    zs = [check_noise_multiplier(float(s), 'noise_multipliers') for s in zs]
+    _check_kT(T, k); check_int(epochs, 'epochs', lo=1); check_delta(delta)
     return [(s, epsilon_balanced(s, T, k, delta, epochs, n_mc, seed), epsilon_poisson_gaussian(s, k / T, T * epochs, delta))
-            for s in progress(sigmas, desc='σ')]
+            for s in progress(zs, desc='z')]
 
 @claim('balanced_subsampling', paper='Dong, Chen, Özgür, "Leveraging Randomness in Model and Data Partitioning for Privacy Amplification", ICML 2025, arXiv:2503.03043',
-       claim='At matched expected batch size, noise and steps (T=100, k=1, δ=1e-5), balanced iteration subsampling has ε ≤ 0.95 × Poisson ε at σ ≤ 1',
-       metric='ε at σ=0.8 (lower is better)', baseline='Poisson subsampling (dp-accounting PLD)')
-def balanced_claim(n_mc:int=30_000, seed:int=0):
-    "ε(balanced) vs ε(Poisson) over σ; holds if the ratio is ≤ 0.95 for every σ ≤ 1."
+       claim='At matched expected batch size, noise and steps (T=100, k=1, δ=1e-5), balanced iteration subsampling has ε ≤ 0.95 × Poisson ε at noise multiplier ≤ 1',
+       metric='ε at noise multiplier 0.8 (lower is better)', baseline='Poisson subsampling (dp-accounting PLD)')
+def balanced_claim(n_mc:int=30_000, # Monte Carlo samples per direction
+                   seed:int=0): # seed of the Monte Carlo draws
+    "ε(balanced) vs ε(Poisson) over the noise multiplier; holds if the ratio is ≤ 0.95 for every multiplier ≤ 1."
     rows = balanced_vs_poisson(n_mc=n_mc, seed=seed)
     ratio = {s: b / p for s, b, p in rows}; at = dict((s, (b, p)) for s, b, p in rows)[0.8]
     return dict(method=at[0], baseline=at[1], holds=all(r <= 0.95 for s, r in ratio.items() if s <= 1.0), rows=rows, ratios=ratio)
 
 # %% ../../nbs/42_privacy.balanced_subsampling.ipynb #15675342
-def dp_sgd_digits(sampler:str='balanced', sigma:float=0.8, epochs:int=10, steps_per_epoch:int=20, lr:float=2.0,
-                  clip:float=1.0, seed:int=0)->float:
+@_renamed(sigma='noise_multiplier')
+def dp_sgd_digits(sampler:Literal['balanced', 'poisson']='balanced', # batch sampler
+                  noise_multiplier:float=0.8, # σ/clip of the Gaussian noise on each summed batch gradient
+                  epochs:int=10, # passes over the training set
+                  steps_per_epoch:int=20, # iterations T per pass (balanced: k = 1; Poisson: rate 1/T)
+                  lr:float=2.0, # step size
+                  clip:float=1.0, # per-example gradient clipping norm
+                  seed:int=0)->float: # seed of the sampler and the noise
     "Test accuracy of DP-SGD softmax regression on digits with the balanced or the Poisson sampler."
     from trustnb.data import load_digits
+    check_choice(sampler, 'sampler', ('balanced', 'poisson')); z = check_noise_multiplier(noise_multiplier)
+    epochs, T, seed = check_int(epochs, 'epochs', lo=1), check_int(steps_per_epoch, 'steps_per_epoch', lo=1), check_int(seed, 'seed', lo=0)
+    lr, clip = float(check_positive(lr, 'lr')), float(check_positive(clip, 'clip'))
     d = load_digits(); rng = np.random.default_rng(seed); idx = np.random.default_rng(0).permutation(len(d.X))
     tr, te = idx[:1437], idx[1437:]; X, y = np.c_[d.X, np.ones(len(d.X))], d.y; Y = np.eye(10)[y]
     n, W = len(tr), np.zeros((X.shape[1], 10))
-    batches = (lambda e: BalancedIterationSampler(n, steps_per_epoch, 1, seed=seed * 1000 + e)) if sampler == 'balanced' else \
-              (lambda e: PoissonSampler(n, 1 / steps_per_epoch, steps_per_epoch, seed=seed * 1000 + e))
+    batches = (lambda e: BalancedIterationSampler(n, T, 1, seed=seed * 1000 + e)) if sampler == 'balanced' else \
+              (lambda e: PoissonSampler(n, 1 / T, T, seed=seed * 1000 + e))
     for e in range(epochs):
         for b in batches(e):
             xb = X[tr[b]]; P = special.softmax(xb @ W, axis=1); G = (P - Y[tr[b]])[:, None, :] * xb[:, :, None]  # per-example grads
             G *= np.minimum(1.0, clip / (np.linalg.norm(G.reshape(len(b), -1), axis=1) + 1e-12))[:, None, None]
-            noisy = G.sum(0) + rng.normal(0, sigma * clip, W.shape)
-            W -= lr * noisy / (n / steps_per_epoch)  # divide by the expected batch size
+            noisy = G.sum(0) + rng.normal(0, z * clip, W.shape)
+            W -= lr * noisy / (n / T)  # divide by the expected batch size
     return float(((X[te] @ W).argmax(1) == y[te]).mean())

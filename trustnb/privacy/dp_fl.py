@@ -4,41 +4,52 @@
 
 # %% ../../nbs/43_privacy.dp_fl.ipynb #9abbde48
 from __future__ import annotations
-import math
+import math, warnings
 from dataclasses import dataclass, field
 from typing import Literal
 import numpy as np
-from ..core import Result, check_int, check_positive, check_in_range, check_choice, check_type, as_generator, progress
-from .accounting import Accountant, GaussianMechanism, gaussian_noise_multiplier, check_epsilon, check_delta, check_sampling_rate
+from ..core import Result, check_array, check_int, check_positive, check_in_range, check_choice, check_labels, check_type, as_generator, progress
+from .accounting import Accountant, GaussianMechanism, gaussian_noise_multiplier, check_epsilon, check_delta, check_sampling_rate, _renamed
 from ..repro import claim
 
 # %% auto #0
-__all__ = ['chain_sensitivity', 'chain_variance', 'optimal_beta', 'calibrate_sigma', 'dp_fl_epsilon', 'FederatedProblem',
+__all__ = ['chain_sensitivity', 'chain_variance', 'optimal_beta', 'dp_fl_epsilon', 'calibrate_sigma', 'FederatedProblem',
            'make_federated_logreg', 'FLHistory', 'run_dp_fl', 'dp_fl_claim']
 
 # %% ../../nbs/43_privacy.dp_fl.ipynb #8256237b
-def chain_sensitivity(beta:float, K:int)->float:
+def chain_sensitivity(beta:float, # cancellation factor β in [0, 1]
+                      K:int)->float: # messages a client sends
     "Largest column norm of D⁻¹ for K messages: the factor by which correlated noise multiplies a record's sensitivity."
     check_in_range(beta, 'beta', 0.0, 1.0); check_int(K, 'K', lo=1)
     return math.sqrt(K) if beta == 1 else math.sqrt((1 - beta ** (2 * K)) / (1 - beta ** 2))
 
-def chain_variance(beta:float, K:int)->float:
+def chain_variance(beta:float, # cancellation factor β in [0, 1]
+                   K:int)->float: # messages a client sends
     "Variance, in units of σ², of one client's accumulated noise Σ_k (Y_k − βY_{k−1}) after K messages."
     check_in_range(beta, 'beta', 0.0, 1.0); check_int(K, 'K', lo=1)
     return 1 + (1 - beta) ** 2 * (K - 1)
 
-def optimal_beta(K:int, grid:int=2001)->float:
+def optimal_beta(K:int, # messages a client sends
+                 grid:int=2001)->float: # grid points on [0, 1]
     "β minimising accumulated noise at equal privacy: argmin chain_sensitivity² × chain_variance."
-    bs = np.linspace(0, 1, grid); return float(bs[np.argmin([chain_sensitivity(b, K) ** 2 * chain_variance(b, K) for b in bs])])
+    check_int(K, 'K', lo=1); bs = np.linspace(0, 1, check_int(grid, 'grid', lo=2)); return float(bs[np.argmin([chain_sensitivity(b, K) ** 2 * chain_variance(b, K) for b in bs])])
 
 # %% ../../nbs/43_privacy.dp_fl.ipynb #974d3f07
-def calibrate_sigma(epsilon:float, delta:float, sensitivity:float)->float:
-    "Per-message noise σ so that a release with this `sensitivity` is (`epsilon`, `delta`)-DP."
-    return gaussian_noise_multiplier(epsilon, delta) * check_positive(sensitivity, 'sensitivity')
+def dp_fl_epsilon(sigma:float, # per-message noise standard deviation
+                  sensitivity:float, # ℓ2-sensitivity of a record's release
+                  delta:float, # target δ
+                  method:Literal['pld', 'rdp']='pld')->float: # accountant (PLD is the library default)
+    "ε of a run whose records each enter one release with this `sensitivity` under noise `sigma` (from an `Accountant`)."
+    mech = GaussianMechanism(sigma, sensitivity); delta = check_delta(delta)
+    return Accountant(method).step(mech).get_epsilon(delta)
 
-def dp_fl_epsilon(sigma:float, sensitivity:float, delta:float)->float:
-    "ε of a run whose records each enter one release with this `sensitivity` under noise `sigma` (RDP accountant)."
-    return Accountant('rdp').step(GaussianMechanism(check_positive(sigma, 'sigma'), sensitivity)).get_epsilon(check_delta(delta))
+def calibrate_sigma(epsilon:float, # target ε
+                    delta:float, # target δ
+                    sensitivity:float)->float: # ℓ2-sensitivity of a record's release
+    "Deprecated: use `gaussian_noise_multiplier(epsilon, delta) * sensitivity`."
+    warnings.warn("`privacy.dp_fl.calibrate_sigma` is deprecated, use `privacy.accounting.gaussian_noise_multiplier(epsilon, delta) * sensitivity`",
+                  DeprecationWarning, stacklevel=2)
+    return gaussian_noise_multiplier(epsilon, delta) * float(check_positive(sensitivity, 'sensitivity'))
 
 # %% ../../nbs/43_privacy.dp_fl.ipynb #7de83d63
 @dataclass(repr=False)
@@ -46,26 +57,45 @@ class FederatedProblem(Result):
     "Clients' data for L2-regularised logistic regression, with the global optimum."
     Xs: list # per-client features, each (n_i, d)
     ys: list # per-client labels in {0, 1}
-    lam: float # L2 regularisation λ
-    F_star: float = float('nan') # min of the global objective
-    def __post_init__(self): self._X, self._y = np.concatenate(self.Xs), np.concatenate(self.ys)  # pooled, for F(w)
-    def loss(self, w:np.ndarray)->float:
+    weight_decay: float # L2 regularisation weight λ
+    F_star: float = float('nan') # min of the global objective (set by `make_federated_logreg`)
+    def __post_init__(self):
+        check_type(self.Xs, 'Xs', (list, tuple)); check_type(self.ys, 'ys', (list, tuple))
+        if not len(self.Xs) or len(self.Xs) != len(self.ys): raise ValueError(f"`Xs` and `ys` must be non-empty lists of equal length (one per client), got {len(self.Xs)} and {len(self.ys)}")
+        d = check_array(self.Xs[0], 'Xs', ndim=2).shape[1]
+        for X, y in zip(self.Xs, self.ys):
+            check_array(X, 'Xs', ndim=2, n_cols=d); yy = check_labels(y, 'ys', classes=[0, 1], n_rows=len(X))
+        check_positive(self.weight_decay, 'weight_decay', strict=False)
+        self._X, self._y = np.concatenate([np.asarray(X, float) for X in self.Xs]), np.concatenate([np.asarray(y, float) for y in self.ys])  # pooled, for F(w)
+    @property
+    def lam(self)->float:
+        warnings.warn("`FederatedProblem.lam` is deprecated, use `weight_decay`", DeprecationWarning, stacklevel=2); return self.weight_decay
+    def loss(self, w:np.ndarray, # model weights (d,)
+            )->float:
         "Global objective F(w) over all clients' records."
+        w = check_array(np.asarray(w, float), 'w', ndim=1, n_cols=self._X.shape[1])
         X, y = self._X, self._y; z = X @ w
-        return float(np.mean(np.logaddexp(0, z) - y * z) + self.lam / 2 * w @ w)
+        return float(np.mean(np.logaddexp(0, z) - y * z) + self.weight_decay / 2 * w @ w)
 
 # %% ../../nbs/43_privacy.dp_fl.ipynb #e43feb5a
-def make_federated_logreg(n_clients:int=10, n_per_client:int=3000, d:int=10, het:float=1.0, lam:float=1e-3, seed:int=0)->FederatedProblem:
+@_renamed(lam='weight_decay')
+def make_federated_logreg(n_clients:int=10, # clients
+                          n_per_client:int=3000, # records per client
+                          d:int=10, # features
+                          het:float=1.0, # heterogeneity: scale of client-specific feature means and label offsets
+                          weight_decay:float=1e-3, # L2 regularisation weight λ of the objective
+                          seed:int|np.random.Generator|None=0)->FederatedProblem: # local seed or Generator
     "Heterogeneous clients (client-specific feature means and label offsets) sharing one logistic model."
     from scipy.optimize import minimize
-    check_int(n_clients, 'n_clients', lo=1); check_int(n_per_client, 'n_per_client', lo=1); check_positive(het, 'het', strict=False)
+    check_int(n_clients, 'n_clients', lo=1); check_int(n_per_client, 'n_per_client', lo=1); check_int(d, 'd', lo=1)
+    check_positive(het, 'het', strict=False); check_positive(weight_decay, 'weight_decay', strict=False)
     rng = as_generator(seed); w = rng.normal(size=d); w *= 3 / np.linalg.norm(w); Xs, ys = [], []
     for _ in range(n_clients):
         X = rng.normal(size=(n_per_client, d)) + het * rng.normal(size=d)
         X /= np.maximum(1, np.linalg.norm(X, axis=1, keepdims=True) / 2)
         ys.append((rng.random(n_per_client) < 1 / (1 + np.exp(-(X @ w + het * rng.normal())))).astype(float)); Xs.append(X)
-    P = FederatedProblem(Xs, ys, lam); X, y = np.concatenate(Xs), np.concatenate(ys)
-    fg = lambda v: (P.loss(v), X.T @ (1 / (1 + np.exp(-X @ v)) - y) / len(y) + lam * v)
+    P = FederatedProblem(Xs, ys, weight_decay); X, y = np.concatenate(Xs), np.concatenate(ys)
+    fg = lambda v: (P.loss(v), X.T @ (1 / (1 + np.exp(-X @ v)) - y) / len(y) + weight_decay * v)
     P.F_star = float(minimize(fg, np.zeros(d), jac=True, method='L-BFGS-B', options=dict(gtol=1e-10)).fun)
     return P
 
@@ -90,16 +120,25 @@ def _setup_run(problem, method, T, p, epsilon, delta, batch_size, clip, beta, rn
     if K * batch_size > min(len(X) for X in problem.Xs): raise ValueError(f"clients need ≥ {K * batch_size} records for one pass (K={K} participations × `batch_size`)")
     beta = 0.0 if method != 'nc' else (optimal_beta(K) if beta is None else check_in_range(beta, 'beta', 0.0, 1.0))
     sens = 2 * clip / batch_size * chain_sensitivity(beta, K)   # replace-one: Δ = 2C/b, times the chain factor
-    sigma = 0.0 if method == 'nonprivate' else calibrate_sigma(epsilon, delta, sens)
+    sigma = 0.0 if method == 'nonprivate' else gaussian_noise_multiplier(epsilon, delta) * sens  # the one calibration (PLD)
     return part, K, beta, sigma, sens
 
 # %% ../../nbs/43_privacy.dp_fl.ipynb #a40b0f4b
-def run_dp_fl(problem:FederatedProblem, method:Literal['nc', 'naive', 'nonprivate']='nc', # problem and noise scheme
-              T:int=300, p:float=0.3, epsilon:float=1.0, delta:float=1e-5, # rounds, participation rate, privacy
-              lr:float=0.1, batch_size:int=10, clip:float=1.0, beta:float|None=None, seed:int=0)->FLHistory: # β=None: optimal_beta(K)
+@_renamed(p='sampling_rate')
+def run_dp_fl(problem:FederatedProblem, # the clients' data
+              method:Literal['nc', 'naive', 'nonprivate']='nc', # noise scheme: cancelling, independent, none
+              T:int=300, # rounds
+              sampling_rate:float=0.3, # probability a client takes part in a round
+              epsilon:float=1.0, # record-level ε
+              delta:float=1e-5, # record-level δ
+              lr:float=0.1, # step size
+              batch_size:int=10, # records per client per round
+              clip:float=1.0, # per-record gradient clipping norm
+              beta:float|None=None, # cancellation factor in [0, 1]; None: optimal_beta(K)
+              seed:int|np.random.Generator|None=0)->FLHistory: # local seed or Generator
     "DP federated logistic regression with partial participation; noise-cancelling (`'nc'`) or independent (`'naive'`) noise."
     check_type(problem, 'problem', FederatedProblem); check_choice(method, 'method', ('nc', 'naive', 'nonprivate'))
-    check_int(T, 'T', lo=1); check_sampling_rate(p, 'p'); check_epsilon(epsilon); check_delta(delta)
+    check_int(T, 'T', lo=1); p = check_sampling_rate(sampling_rate); check_epsilon(epsilon); check_delta(delta)
     check_positive(lr, 'lr'); check_int(batch_size, 'batch_size', lo=1); check_positive(clip, 'clip')
     if beta is not None: check_in_range(beta, 'beta', 0.0, 1.0)
     rng = as_generator(seed); M, d = len(problem.Xs), problem.Xs[0].shape[1]
@@ -110,7 +149,7 @@ def run_dp_fl(problem:FederatedProblem, method:Literal['nc', 'naive', 'nonprivat
         for i in np.flatnonzero(part[t]):
             sl = slice(ptr[i], ptr[i] + batch_size); ptr[i] += batch_size
             Y = sigma * rng.normal(size=d); upd += _client_grad(problem.Xs[i][sl], problem.ys[i][sl], w, clip) + Y - beta * prev[i]; prev[i] = Y
-        w = w - lr * (upd / (p * M) + problem.lam * w); excess[t] = problem.loss(w) - problem.F_star
+        w = w - lr * (upd / (p * M) + problem.weight_decay * w); excess[t] = problem.loss(w) - problem.F_star
     eps = float('inf') if method == 'nonprivate' else dp_fl_epsilon(sigma, sens, delta)
     return FLHistory(method, eps, delta, sigma, beta, K, excess, w)
 
@@ -118,7 +157,11 @@ def run_dp_fl(problem:FederatedProblem, method:Literal['nc', 'naive', 'nonprivat
 @claim('dp_fl', paper='Reshef, Levy. Privacy-Preserving Federated Convex Optimization: Balancing Partial-Participation and Efficiency via Noise Cancellation. ICML 2025, arXiv 2506.02563',
        claim='at equal record-level (ε,δ)=(1,1e-5) with 30% participation, per-client noise cancellation reaches ≤ 0.5× the excess loss of independent per-round noise',
        metric='final excess logistic loss F(w_T) − F* (lower is better)', baseline='independent Gaussian noise on every message (DP-FedSGD)')
-def dp_fl_claim(epsilon:float=1.0, T:int=300, seeds=(0, 1, 2, 3, 4))->dict:
+def dp_fl_claim(epsilon:float=1.0, # record-level ε of both private methods
+                T:int=300, # rounds
+                seeds=(0, 1, 2, 3, 4))->dict: # seeds to take the median over
+    check_epsilon(epsilon); check_int(T, 'T', lo=1)
+    if not isinstance(seeds, (list, tuple)) or not seeds: raise TypeError('`seeds` must be a non-empty list of ints')
     P = make_federated_logreg(seed=0); runs = {}
     for name, kw in [('nc', dict(method='nc')), ('naive', dict(method='naive')), ('full_cancel', dict(method='nc', beta=1.0)), ('nonprivate', dict(method='nonprivate'))]:
         runs[name] = [run_dp_fl(P, T=T, epsilon=epsilon, seed=s, **kw) for s in seeds]
