@@ -141,3 +141,23 @@ def test_capa_and_ec_match_lm_sim(seed, n, k):
     assert abs(capa(A, B, y) - lms.CAPA().compute_k(list(A), list(B), list(y))) < 1e-9
     ca, cb = A.argmax(1) == y, B.argmax(1) == y
     if not (ca.all() and cb.all()): assert abs(error_consistency(A, B, y) - lms.EC().compute_k(list(A), list(B), list(y))) < 1e-9
+
+# --- learning to defer: workload bounds at prediction time (issue 18) ---------------------------------------------
+def _l2d_task(seed, n, d=8, C=4):
+    rng = np.random.default_rng(seed); mu = rng.normal(size=(C, d)) * 1.5
+    y = rng.integers(0, C, n); X = (mu[y] + rng.normal(size=(n, d)) * 1.5).astype(np.float32)
+    from trustnb.monitor.defer import simulate_experts
+    return X, y, simulate_experts(y, n_classes=C, accuracy=0.9, seed=seed)
+
+@pytest.mark.parametrize('seed', [0, 1, 2, 3])
+def test_l2d_workload_bounds_hold_on_new_data(seed):
+    "Bounds enforced per prediction batch hold on new inputs of several generated tasks (the gate alone need not)."
+    from trustnb.monitor.defer import ProbL2D, mask_annotations
+    rng = np.random.default_rng(100 + seed); lo = np.r_[rng.uniform(0.2, 0.3, 2), 0.]; up = np.r_[lo[:2] + 0.15, 1 - lo[:2].sum() - 0.05]
+    X, y, T = _l2d_task(seed, 300); Xn, yn, Tn = _l2d_task(seed + 50, 257)
+    m = ProbL2D(workload_lower=lo, workload_upper=up, epochs=4, seed=seed).fit(X, y, mask_annotations(T, 0.5, seed))
+    r = m.defer(Xn, Tn)
+    assert r.enforced and r.within_bounds and np.isclose(r.coverage.sum(), 1)
+    n = len(Xn); assert (r.coverage >= np.ceil(lo * n - 1e-9) / n - 1e-12).all() and (r.coverage <= np.floor(up * n + 1e-9) / n + 1e-12).all()
+    g = m.defer(Xn, Tn, enforce_workload=False); assert not g.enforced and g.within_bounds in (True, False)
+    assert (m.predict(Xn) == m.classes_[m.predict_proba(Xn).argmax(1)]).all()

@@ -80,3 +80,40 @@ ESTIMATORS += [
     Est(make=lambda: O.ViM(principal_dim=3), fit_args=lambda: ((_F,), dict(W=_WH, b=_BH)), methods=('score_samples',), compare='score_samples'),
 ]
 EXEMPT.update({'trustnb.monitor.ood_dcc.dcc_claim': 'the registered reproduction (runs `detector_aurocs` on `ood_splits`, both covered)'})
+
+# --- learning to defer -------------------------------------------------------------------------------------------------
+from trustnb.monitor import defer as D
+_XD = _rng.normal(size=(40, 5)).astype(np.float32); _YD = _rng.integers(0, 3, 40)
+_TD = np.c_[np.where(_rng.random(40) < 0.8, _YD, (_YD + 1) % 3), _YD]; _TDm = D.mask_annotations(_TD, 0.3, 0)
+_PL = D.ProbL2D(workload_lower=np.array([0.2, 0.2, 0.]), workload_upper=np.array([0.5, 0.5, 0.6]), epochs=1, batch_size=20).fit(_XD, _YD, _TDm)
+_CL = D.CompleteRowsL2D(epochs=1, batch_size=20).fit(_XD, _YD, _TDm)
+_g = torch.Generator().manual_seed(0)
+_LPZ = torch.randn(6, 3, generator=_g).log_softmax(-1); _LPT = torch.randn(6, 3, 4, generator=_g).log_softmax(-1)
+CASES += [
+    Case(D.constrained_posterior, dict(q=_rng.dirichlet(np.ones(3), 20), lower=np.array([0.2, 0.2, 0.]), upper=np.array([0.5, 0.5, 0.6]), tol=1e-10),
+         kinds=dict(tol='positive')),
+    Case(D.e_step, dict(log_pz=_LPZ, log_pt=_LPT, y=torch.tensor([0, 1, 2, 3, 0, 1]), T=torch.tensor([[0, -1], [1, 1], [-1, -1], [3, 2], [0, 0], [-1, 1]]),
+                        label_smoothing=0.1), kinds=dict(label_smoothing='prob')),
+    Case(D.coverage, dict(component=np.array([0, 1, 2, 2]), n_components=3), kinds=dict(n_components='count', component='labels')),
+    Case(D.ProbL2D, dict(workload_lower=np.array([0.2, 0.2, 0.]), workload_upper=np.array([0.5, 0.5, 0.6]), hidden=(4,), label_smoothing=1e-3,
+                         epochs=1, lr=1e-2, batch_size=20, weight_decay=1e-4, seed=0),
+         kinds=dict(label_smoothing='prob', epochs='count', lr='positive', batch_size='count', weight_decay='nonneg'),
+         legal=dict(hidden=('empty',)), then=lambda m: m.fit(_XD, _YD, _TDm).defer(_XD, _TD)),  # no hidden layer = linear networks
+    Case(D.ProbL2D(epochs=1, batch_size=20).fit, dict(X=_XD, y=_YD, T=_TDm), kinds=dict(y='labels'), legal=dict(y=('unknown_label',)), id='ProbL2D.fit'),  # any int >= 0 is a class
+    Case(_PL.defer, dict(X=_XD, T=_TD, enforce_workload=True), id='ProbL2D.defer'),
+    Case(_PL.predict_proba, dict(X=_XD), id='ProbL2D.predict_proba'),
+    Case(D.CompleteRowsL2D, dict(hidden=(4,), epochs=1, lr=1e-2, batch_size=20, weight_decay=1e-4, seed=0),
+         kinds=dict(epochs='count', lr='positive', batch_size='count', weight_decay='nonneg'), legal=dict(hidden=('empty',)),
+         then=lambda m: m.fit(_XD, _YD, _TDm).defer(_XD, _TD)),
+    Case(D.CompleteRowsL2D(epochs=1, batch_size=20).fit, dict(X=_XD, y=_YD, T=_TDm), kinds=dict(y='labels'), legal=dict(y=('unknown_label',)), id='CompleteRowsL2D.fit'),
+    Case(_CL.defer, dict(X=_XD, T=_TD), id='CompleteRowsL2D.defer'),
+    Case(D.simulate_experts, dict(y=_YD, n_classes=3, accuracy=0.9, seed=0), kinds=dict(y='labels', n_classes='count', accuracy='prob')),
+    Case(D.mask_annotations, dict(T=_TD, missing=0.5, seed=0), kinds=dict(missing='prob'), legal=dict(T=('negative_label',))),
+]
+ESTIMATORS += [
+    Est(make=lambda: D.ProbL2D(workload_lower=np.array([0.2, 0.2, 0.]), workload_upper=np.array([0.5, 0.5, 0.6]), epochs=2, batch_size=20, seed=0),
+        fit_args=lambda: ((_XD, _YD, _TDm), {}), methods=('predict', 'predict_proba', 'route_proba'), compare='predict_proba'),
+    Est(make=lambda: D.CompleteRowsL2D(epochs=2, batch_size=20, seed=0), fit_args=lambda: ((_XD, _YD, _TDm), {}), methods=('predict', 'predict_proba'),
+        compare='predict_proba'),
+]
+EXEMPT.update({'trustnb.monitor.defer.defer_claim': 'the registered reproduction (trains ProbL2D and CompleteRowsL2D on digits, both covered)'})
