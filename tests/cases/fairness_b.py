@@ -1,7 +1,7 @@
 "Contract cases for trustnb.fairness.coresets and trustnb.fairness.collective_action (notebooks 62 and 64)."
 import numpy as np
 from contract import Case, Est
-from trustnb.fairness import coresets as CS
+from trustnb.fairness import coresets as CS, collective_action as CA
 
 _X, _c = CS.make_fair_blobs(n=40, k=2, seed=0)
 _o = CS.WeakStrongOracle(_X, seed=0)
@@ -9,6 +9,9 @@ _C = _X[:2].copy()
 _B = CS.proportional_bounds(_c, 0.2)
 _D = np.abs(np.random.default_rng(0).standard_normal((40, 2)))
 _w = np.random.default_rng(1).uniform(0.5, 2.0, 40)
+_T = CA.make_rating_task(n_attrs=2, n_levels=3, n_labels=3, signal_freq=0.05, seed=0)
+_g, _g2 = _T.signal_map((0,)), _T.signal_map((0, 1))
+_x, _y = CA.sample_users(_T, 30, seed=0)
 
 CASES = [
     Case(CS.proportional_bounds, dict(colors=_c, slack=0.1), kinds=dict(colors='labels', slack='prob')),
@@ -21,8 +24,20 @@ CASES = [
          kinds=dict(colors='labels', k='count', size='count', n_pilot='count'), then=lambda S: S.cost(_C, _B, _o)),
     Case(CS.coreset_experiment, dict(sizes=(10,), seeds=(0,), n=40, k=2, n_centers=2, slack=0.2, corrupt_rate=0.1, n_pilot=5),
          kinds=dict(n='count', k='count', n_centers='count', slack='prob', corrupt_rate='prob', n_pilot='count')),
+    Case(CA.make_rating_task, dict(n_attrs=2, n_levels=3, n_labels=3, signal_freq=0.05, seed=0),
+         kinds=dict(n_attrs='count', n_levels='count', n_labels='count', signal_freq='prob')),
+    Case(CA.sample_users, dict(task=_T, n=20, seed=0), kinds=dict(n='count')),
+    Case(CA.simulate_planting, dict(task=_T, n=20, N=200, N_test=50, g=_g, y_star=0, seed=0),
+         kinds=dict(n='count', N='count', N_test='count', y_star='count'), legal=dict(y_star=('zero',))),
+    Case(CA.planting_lower_bound, dict(x=_x, y=_y, N=300, N_test=50, g=_g, y_star=0, n_labels=3, delta=0.05),
+         kinds=dict(x='labels', y='labels', N='count', N_test='count', n_labels='count', delta='prob')),
+    Case(CA.choose_strategy, dict(x=_x, y=_y, N=300, N_test=50, candidates=[_g, _g2], y_star=0, n_labels=3, delta=0.05),
+         kinds=dict(x='labels', y='labels', N='count', N_test='count', n_labels='count', delta='prob')),
+    Case(CA.collective_experiment, dict(alphas=(0.1,), task_seeds=(0,), trials=2, N=200, N_test=50, delta=0.05, seed=0),
+         kinds=dict(trials='count', N='count', N_test='count', delta='prob')),
 ]
 ESTIMATORS = []
 EXEMPT = {
+    'trustnb.fairness.collective_action.collective_claim': 'the registered reproduction (3 tasks x 5 sizes x 100 trials, ~10 s); its computation is the collective_experiment Case',
     'trustnb.fairness.coresets.coreset_claim': 'the registered reproduction (3 seeds x 20 LPs on n=2000, ~15 s); its computation is the coreset_experiment Case',
 }
