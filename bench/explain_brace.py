@@ -52,7 +52,7 @@ def dice_cfs(model, D, X, method:str, seed:int)->CFResult:
         except Exception:  # DiCE raises when it finds nothing
             pass
     sec = time.perf_counter() - t0
-    return CFResult(out, np.where(ok, 'found', 'not_found'), ok, np.full(len(X), np.nan), sec, f'dice-ml ({method})')
+    return CFResult(out, np.where(ok, 'found', 'not_found'), ok, np.where(ok, np.nan, np.inf), sec, f'dice-ml ({method})')
 
 
 def main(argv=None):

@@ -121,7 +121,7 @@ class CFResult(Result):
     x_cf: np.ndarray # (n, d) counterfactual features (the factual where none was found)
     status: np.ndarray # (n,) 'found', 'not_found' (search failed, nothing proved) or 'proved_none' (no counterfactual exists)
     valid: np.ndarray # (n,) bool: the model predicts the target at x_cf
-    cost: np.ndarray # (n,) value of the method's distance at x_cf (nan where not found)
+    cost: np.ndarray # (n,) value of the method's distance at x_cf (inf where none was found)
     seconds: float # wall time of the whole batch
     method: str # which method produced it
     u_cf: np.ndarray|None = None # (n, p) exogenous noise of the counterfactual world (BRACE)
@@ -249,7 +249,7 @@ def _brace_counterfactual(self, X, # factuals (n, p) or one factual (p,)
         none = np.zeros(len(X), bool)
     Xc = self.scm.generate(U); valid = predict_target(self.model, Xc, target)
     status = np.where(valid, 'found', np.where(none, 'proved_none', 'not_found'))
-    return CFResult(np.where(valid[:, None], Xc, X), status, valid, np.where(valid, cost, np.nan), time.perf_counter() - t0,
+    return CFResult(np.where(valid[:, None], Xc, X), status, valid, np.where(valid, cost, np.inf), time.perf_counter() - t0,
                     f'BRACE ({solver})', np.where(valid[:, None], U, self.scm.abduct(X)))
 BRACE.counterfactual = _brace_counterfactual
 BRACE.explain = _deprecated_explain
@@ -292,7 +292,7 @@ class Wachter:
             none = np.zeros(len(X), bool)
         valid = predict_target(self.model, Xc, target); cost = (((Xc - X) / s)**2).sum(1)
         return CFResult(np.where(valid[:, None], Xc, X), np.where(valid, 'found', np.where(none, 'proved_none', 'not_found')), valid,
-                        np.where(valid, cost, np.nan), time.perf_counter() - t0, 'Wachter')
+                        np.where(valid, cost, np.inf), time.perf_counter() - t0, 'Wachter')
 Wachter.explain = _deprecated_explain
 
 # %% ../../nbs/32_explain.brace.ipynb #b06952fd
@@ -322,7 +322,7 @@ class RandomSearch:
             hit = np.flatnonzero(predict_target(self.model, x + Z, target))
             if len(hit): j = hit[np.argmin((((Z[hit]) / s)**2).sum(1))]; out[i], ok[i] = x + Z[j], True
         cost = (((out - X) / s)**2).sum(1)
-        return CFResult(out, np.where(ok, 'found', 'not_found'), ok, np.where(ok, cost, np.nan), time.perf_counter() - t0, 'random search')
+        return CFResult(out, np.where(ok, 'found', 'not_found'), ok, np.where(ok, cost, np.inf), time.perf_counter() - t0, 'random search')
 RandomSearch.explain = _deprecated_explain
 
 # %% ../../nbs/32_explain.brace.ipynb #0901d05b
