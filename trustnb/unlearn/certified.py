@@ -4,29 +4,37 @@
 
 # %% ../../nbs/50_unlearn.certified.ipynb #1682363c
 from __future__ import annotations
-import copy, math
+import copy, math, warnings
 from dataclasses import dataclass
+from typing import Literal
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 from torch.nn.utils import parameters_to_vector, vector_to_parameters
-from ..core import Result, check_array, check_int, check_positive, seed_everything, torch_generator, to_tensor
-from ..privacy.accounting import Accountant, GaussianMechanism, gaussian_noise_multiplier, check_epsilon, check_delta
+from sklearn.base import BaseEstimator, ClassifierMixin
+from ..core import Result, check_array, check_choice, check_fitted, check_int, check_labels, check_positive, check_type, get_device, local_seed, torch_generator, to_tensor, to_numpy
+from ..privacy.accounting import Accountant, GaussianMechanism, gaussian_noise_multiplier, check_epsilon, check_delta, _renamed
 from ..repro import claim
 
 # %% auto #0
 __all__ = ['shift_budget', 'Certificate', 'unlearning_certificate', 'calibrate_sigma', 'clip_params', 'train_full_batch',
-           'NoisyFinetuneUnlearner', 'output_perturbation', 'mia_auc', 'certified_claim', 'accuracy_vs_epsilon']
+           'UnlearningReport', 'NoisyFinetuneUnlearner', 'output_perturbation', 'mia_auc', 'certified_claim',
+           'accuracy_vs_epsilon']
 
 # %% ../../nbs/50_unlearn.certified.ipynb #197b6701
-def shift_budget(C0:float, C1:float, gamma:float, lam:float, T:int)->tuple: # clip radii, step size, weight decay, noisy steps
+@_renamed(gamma='lr', lam='weight_decay')
+def shift_budget(C0:float, # model clipping radius
+                 C1:float, # gradient clipping radius
+                 lr:float, # step size γ of the noisy steps
+                 weight_decay:float, # weight decay λ of the noisy steps
+                 T:int)->tuple: # number of noisy steps; returns (S, W2)
     "Worst-case distance `S` left after `T` steps and the noise weight `W2` = Σ c^{2(T-t)}, c = 1 - γλ."
-    check_positive(C0, 'C0'); check_positive(C1, 'C1', strict=False); check_positive(gamma, 'gamma')
-    check_positive(lam, 'lam', strict=False); check_int(T, 'T', lo=1)
-    c = 1.0 - gamma * lam
-    if not 0 <= c <= 1: raise ValueError(f"`gamma`*`lam` must lie in [0, 1] so that steps contract, got {gamma * lam}")
-    S = c ** T * 2 * C0 + 2 * gamma * C1 * sum(c ** s for s in range(T))
+    check_positive(C0, 'C0'); check_positive(C1, 'C1', strict=False); check_positive(lr, 'lr')
+    check_positive(weight_decay, 'weight_decay', strict=False); check_int(T, 'T', lo=1)
+    c = 1.0 - lr * weight_decay
+    if not 0 <= c <= 1: raise ValueError(f"`lr`*`weight_decay` must lie in [0, 1] so that steps contract, got {lr * weight_decay}")
+    S = c ** T * 2 * C0 + 2 * lr * C1 * sum(c ** s for s in range(T))
     return S, sum(c ** (2 * (T - t)) for t in range(1, T + 1))
 
 # %% ../../nbs/50_unlearn.certified.ipynb #5579b6e3
@@ -36,120 +44,246 @@ class Certificate(Result):
     epsilon: float; delta: float # the guarantee
     sigma: float # per-step noise standard deviation
     noise_multiplier: float # z = σ·W/S of the equivalent Gaussian mechanism
-    method: str = 'noisy fine-tuning, RDP shift analysis'
+    method: str = 'noisy fine-tuning, shift analysis, PLD accountant'
 
-def unlearning_certificate(sigma:float, delta:float, C0:float, C1:float, gamma:float, lam:float, T:int)->Certificate:
-    "The (ε, `delta`) that `T` noisy clipped steps with noise `sigma` certify (RDP accountant)."
-    check_positive(sigma, 'sigma'); check_delta(delta)
-    S, W2 = shift_budget(C0, C1, gamma, lam, T)
+@_renamed(gamma='lr', lam='weight_decay')
+def unlearning_certificate(sigma:float, # per-step noise standard deviation
+                           delta:float, # target δ
+                           C0:float, # model clipping radius
+                           C1:float, # gradient clipping radius
+                           lr:float, # step size γ
+                           weight_decay:float, # weight decay λ
+                           T:int, # number of noisy steps
+                           accountant:Literal['pld', 'rdp']='pld')->Certificate: # accountant (PLD is the library default)
+    "The (ε, `delta`) that `T` noisy clipped steps with noise `sigma` certify, from an `Accountant`."
+    check_positive(sigma, 'sigma'); check_delta(delta); check_choice(accountant, 'accountant', ('pld', 'rdp'))
+    S, W2 = shift_budget(C0, C1, lr, weight_decay, T)
     mech = GaussianMechanism(sigma * math.sqrt(W2), sensitivity=S)
-    return Certificate(Accountant('rdp').step(mech).get_epsilon(delta), delta, sigma, mech.noise_multiplier)
+    return Certificate(Accountant(accountant).step(mech).get_epsilon(delta), delta, sigma, mech.noise_multiplier,
+                       f'noisy fine-tuning, shift analysis, {accountant.upper()} accountant')
 
 # %% ../../nbs/50_unlearn.certified.ipynb #3e545830
-def calibrate_sigma(epsilon:float, delta:float, C0:float, C1:float, gamma:float, lam:float, T:int)->float:
-    "Smallest per-step σ whose certificate is (`epsilon`, `delta`) (dp-accounting's calibration of the multiplier z)."
+def _step_sigma(epsilon, delta, C0, C1, lr, weight_decay, T)->float:
+    "Per-step σ = z(ε, δ)·S/W: the library's one calibration (`gaussian_noise_multiplier`, PLD) times the shift ratio."
     check_epsilon(epsilon); check_delta(delta)
-    S, W2 = shift_budget(C0, C1, gamma, lam, T)
+    S, W2 = shift_budget(C0, C1, lr, weight_decay, T)
     return gaussian_noise_multiplier(epsilon, delta) * S / math.sqrt(W2)
 
+def calibrate_sigma(epsilon:float, # target ε
+                    delta:float, # target δ
+                    C0:float, # model clipping radius
+                    C1:float, # gradient clipping radius
+                    gamma:float, # step size
+                    lam:float, # weight decay
+                    T:int)->float: # number of noisy steps
+    "Deprecated: use `NoisyFinetuneUnlearner(...).noise_scale()` (or `gaussian_noise_multiplier(epsilon, delta) * S / sqrt(W2)`)."
+    warnings.warn("`unlearn.certified.calibrate_sigma` is deprecated, use `NoisyFinetuneUnlearner(...).noise_scale()`", DeprecationWarning, stacklevel=2)
+    return _step_sigma(epsilon, delta, C0, C1, gamma, lam, T)
+
 # %% ../../nbs/50_unlearn.certified.ipynb #fdaabdfc
-def clip_params(model:nn.Module, C:float)->nn.Module:
+def clip_params(model:nn.Module, # the model, changed in place
+                C:float)->nn.Module: # radius of the parameter ball
     "Scale `model`'s parameter vector in place to norm at most `C` (the projection Π_C)."
+    check_type(model, 'model', nn.Module); C = float(check_positive(C, 'C'))
     with torch.no_grad():
         v = parameters_to_vector(model.parameters()); n = v.norm().item()
         if n > C: vector_to_parameters(v * (C / n), model.parameters())
     return model
 
-def train_full_batch(model:nn.Module, X, y, steps:int=300, lr:float=1e-2, seed:int=0)->nn.Module:
+def _model_device(model): return next(model.parameters()).device
+
+def _xy(model, X, y, xname='X', yname='y'):
+    "Validated `X` (n, d) and integer class labels `y` as tensors on `model`'s device."
+    X = check_array(X, xname, ndim=2); y = check_labels(y, yname, n_rows=len(X))
+    dev = _model_device(model)
+    return to_tensor(X, device=dev), torch.as_tensor(y.astype(np.int64), device=dev)
+
+def train_full_batch(model:nn.Module, # the model, trained in place
+                     X, # features (n, d)
+                     y, # class labels (n,) in 0..n_classes-1
+                     steps:int=300, # Adam steps
+                     lr:float=1e-2, # Adam learning rate
+                     seed:int=0)->nn.Module: # seed of any randomness in the forward pass (dropout), local to the call
     "Deterministic full-batch Adam on cross-entropy (used for training, retraining and the noiseless fine-tuning)."
-    check_int(steps, 'steps', lo=0); seed_everything(seed)
-    X, y = to_tensor(X), torch.as_tensor(np.asarray(y), dtype=torch.long); opt = torch.optim.Adam(model.parameters(), lr=lr)
+    check_type(model, 'model', nn.Module); check_int(steps, 'steps', lo=0); check_positive(lr, 'lr'); check_int(seed, 'seed', lo=0)
+    X, y = _xy(model, X, y); opt = torch.optim.Adam(model.parameters(), lr=lr)
     model.train()
-    for _ in range(steps):
-        opt.zero_grad(); F.cross_entropy(model(X), y).backward(); opt.step()
+    with local_seed(seed):  # never reseeds the caller's global RNGs
+        for _ in range(steps):
+            opt.zero_grad(); F.cross_entropy(model(X), y).backward(); opt.step()
     return model.eval()
 
 # %% ../../nbs/50_unlearn.certified.ipynb #bf66dc40
-class NoisyFinetuneUnlearner:
+@dataclass(repr=False)
+class UnlearningReport(Result):
+    "What one `unlearn(ids)` call did: the new model, its certificate and what was kept."
+    ids: np.ndarray # the forgotten record ids
+    model: nn.Module # the unlearned model (also the unlearner's `model_`)
+    certificate: Certificate # the (ε, δ) certificate of this request
+    n_retained: int # records the model was fine-tuned on
+
+class NoisyFinetuneUnlearner(ClassifierMixin, BaseEstimator):
     "Certified unlearning by noisy, gradient-clipped fine-tuning on the retained data (Koloskova et al. 2025)."
-    def __init__(self, *, epsilon:float=1.0, delta:float=1e-5, # target certificate
-                 C0:float=1.0, C1:float=1.0, # model and gradient clipping radii
-                 lr:float=0.01, lam:float=50.0, T:int=50, # noisy steps: step size γ, weight decay λ, count
-                 finetune_steps:int=150, finetune_lr:float=1e-2, # noiseless full-batch Adam on the retained data after
-                 seed:int=0):
-        self.epsilon, self.delta, self.C0, self.C1, self.lr, self.lam, self.T = epsilon, delta, C0, C1, lr, lam, T
-        self.finetune_steps, self.finetune_lr, self.seed = finetune_steps, finetune_lr, seed
+    @_renamed(lam='weight_decay')
+    def __init__(self, *, epsilon:float=1.0, # target certificate ε
+                 delta:float=1e-5, # target certificate δ
+                 C0:float=1.0, # model clipping radius
+                 C1:float=1.0, # gradient clipping radius
+                 lr:float=0.01, # step size γ of the noisy steps
+                 weight_decay:float=50.0, # weight decay λ of the noisy steps
+                 T:int=50, # number of noisy steps
+                 finetune_steps:int=150, # noiseless full-batch Adam steps on the retained data afterwards
+                 finetune_lr:float=1e-2, # their learning rate
+                 train_steps:int=0, # full-batch Adam steps `fit` trains the given model for (0: it is already trained)
+                 seed:int=0, # seed of the noise and of training
+                 device=None): # torch device (None: `get_device()`)
+        self.epsilon, self.delta, self.C0, self.C1, self.lr, self.weight_decay, self.T = epsilon, delta, C0, C1, lr, weight_decay, T
+        self.finetune_steps, self.finetune_lr, self.train_steps, self.seed, self.device = finetune_steps, finetune_lr, train_steps, seed, device
 
     def noise_scale(self)->float:
-        "Per-step σ that certifies (`epsilon`, `delta`)."
-        return calibrate_sigma(self.epsilon, self.delta, self.C0, self.C1, self.lr, self.lam, self.T)
+        "Per-step σ that certifies (`epsilon`, `delta`) (validates the parameters)."
+        check_int(self.finetune_steps, 'finetune_steps', lo=0); check_positive(self.finetune_lr, 'finetune_lr')
+        check_int(self.train_steps, 'train_steps', lo=0); check_int(self.seed, 'seed', lo=0)
+        return _step_sigma(self.epsilon, self.delta, self.C0, self.C1, self.lr, self.weight_decay, self.T)
 
 # %% ../../nbs/50_unlearn.certified.ipynb #81dbc439
-def _unlearn(self, model:nn.Module, X_retain, y_retain)->nn.Module:
-    "A new model that is (ε, δ)-unlearned; sets `sigma_` and `certificate_`."
-    X = to_tensor(check_array(X_retain, 'X_retain', ndim=2)); y = torch.as_tensor(np.asarray(y_retain), dtype=torch.long)
-    if len(y) != len(X): raise ValueError(f"`y_retain` must have {len(X)} labels, got {len(y)}")
-    self.sigma_ = self.noise_scale()
-    self.certificate_ = unlearning_certificate(self.sigma_, self.delta, self.C0, self.C1, self.lr, self.lam, self.T)
-    m = clip_params(copy.deepcopy(model), self.C0).train(); g = torch_generator(self.seed); params = list(m.parameters())
+def _fit(self, X, # training features (n, d)
+         y, # training labels (n,) in 0..n_classes-1
+         model:nn.Module, # the model trained on (`X`, `y`) (copied; trained first when `train_steps` > 0)
+         ids=None): # record ids of the rows (default 0..n-1)
+    "Record the trained model and its training data; returns self."
+    self.noise_scale(); check_type(model, 'model', nn.Module)
+    X = check_array(X, 'X', ndim=2); y = check_labels(y, 'y', n_rows=len(X))
+    ids = np.arange(len(X)) if ids is None else check_labels(ids, 'ids', n_rows=len(X)).astype(np.int64)
+    if len(np.unique(ids)) != len(ids): raise ValueError("`ids` must be unique, one per row of `X`")
+    dev = get_device(self.device); m = copy.deepcopy(model).to(dev)
+    with torch.no_grad(): n_out = m(to_tensor(X[:1], device=dev)).shape[-1]
+    if y.max() >= n_out: raise ValueError(f"`y` holds label {int(y.max())} but `model` has {n_out} outputs")
+    if self.train_steps: train_full_batch(m, X, y, self.train_steps, self.finetune_lr, self.seed)
+    self.model_, self.X_, self.y_, self.ids_ = m.eval(), to_numpy(X).copy(), y.astype(np.int64).copy(), ids.copy()
+    self.classes_, self.n_features_in_, self.n_unlearn_calls_ = np.arange(n_out), X.shape[1], 0
+    return self
+
+def _noisy_finetune(self, model, X, y, gen)->tuple:
+    "T noisy clipped steps from the clipped `model`, then the noiseless fine-tuning: (new model, σ, certificate)."
+    sigma = self.noise_scale(); cert = unlearning_certificate(sigma, self.delta, self.C0, self.C1, self.lr, self.weight_decay, self.T)
+    m = clip_params(copy.deepcopy(model), self.C0).train(); params = list(m.parameters()); Xt, yt = _xy(m, X, y)
     for _ in range(self.T):
-        grad = torch.autograd.grad(F.cross_entropy(m(X), y), params)
+        grad = torch.autograd.grad(F.cross_entropy(m(Xt), yt), params)
         with torch.no_grad():
             gv = parameters_to_vector(grad); gv = gv * min(1.0, self.C1 / (gv.norm().item() + 1e-12))
             x = parameters_to_vector(params)
-            x = x - self.lr * (gv + self.lam * x) + self.sigma_ * torch.randn(x.shape, generator=g)
+            x = x - self.lr * (gv + self.weight_decay * x) + sigma * torch.randn(x.shape, generator=gen, device=x.device)
             vector_to_parameters(x, params)
-    return train_full_batch(m, X, y, self.finetune_steps, self.finetune_lr, self.seed)
-NoisyFinetuneUnlearner.unlearn = _unlearn
+    return train_full_batch(m, X, y, self.finetune_steps, self.finetune_lr, self.seed), sigma, cert
+NoisyFinetuneUnlearner.fit, NoisyFinetuneUnlearner._noisy_finetune = _fit, _noisy_finetune
+
+# %% ../../nbs/50_unlearn.certified.ipynb #d1fe78c3
+def _unlearn(self, ids, # record ids to forget (an int or a 1-D array)
+             *legacy): # deprecated form: unlearn(model, X_retain, y_retain) -> model
+    "Forget records `ids`: noisy fine-tuning on the retained data; updates `model_` and the retained data, returns an `UnlearningReport`."
+    if isinstance(ids, nn.Module):
+        warnings.warn("`unlearn(model, X_retain, y_retain)` is deprecated: use `fit(X, y, model=model).unlearn(ids)`", DeprecationWarning, stacklevel=2)
+        if len(legacy) != 2: raise TypeError("the deprecated form is `unlearn(model, X_retain, y_retain)`")
+        X = check_array(legacy[0], 'X_retain', ndim=2); y = check_labels(legacy[1], 'y_retain', n_rows=len(X))
+        m = copy.deepcopy(ids).to(get_device(self.device))
+        out, self.sigma_, self.certificate_ = self._noisy_finetune(m, X, y, torch_generator(self.seed, device=_model_device(m)))
+        return out
+    check_fitted(self, 'model_')
+    ids = np.atleast_1d(np.asarray(ids)) if not isinstance(ids, torch.Tensor) else to_numpy(ids).reshape(-1)
+    ids = check_labels(ids, 'ids').astype(np.int64)
+    if len(ids) == 0: raise ValueError("`ids` must name at least one record")
+    unknown = np.setdiff1d(ids, self.ids_)
+    if len(unknown): raise ValueError(f"`ids` holds {unknown[:5].tolist()}, not among the fitted records (unknown or already unlearned)")
+    keep = ~np.isin(self.ids_, ids)
+    if not keep.any(): raise ValueError("`ids` would remove every record: nothing is left to fine-tune on")
+    gen = torch_generator(np.random.default_rng([self.seed, self.n_unlearn_calls_]) if self.n_unlearn_calls_ else self.seed, device=_model_device(self.model_))
+    new, self.sigma_, self.certificate_ = self._noisy_finetune(self.model_, self.X_[keep], self.y_[keep], gen)
+    self.model_, self.X_, self.y_, self.ids_ = new, self.X_[keep], self.y_[keep], self.ids_[keep]; self.n_unlearn_calls_ += 1
+    return UnlearningReport(np.unique(ids), new, self.certificate_, int(keep.sum()))
+
+def _proba(self, X)->np.ndarray: # features (n, d); returns (n, n_classes) class probabilities of the current model
+    "Class probabilities of the current (possibly unlearned) model."
+    check_fitted(self, 'model_'); X = check_array(X, 'X', ndim=2, n_cols=self.n_features_in_)
+    with torch.no_grad(): return to_numpy(torch.softmax(self.model_.eval()(to_tensor(X, device=_model_device(self.model_))), -1)).astype(float)
+
+def _predict(self, X)->np.ndarray: # features (n, d); returns labels
+    "Labels predicted by the current (possibly unlearned) model."
+    check_fitted(self, 'model_')
+    return self.classes_[self.predict_proba(X).argmax(1)]
+NoisyFinetuneUnlearner.unlearn, NoisyFinetuneUnlearner.predict_proba, NoisyFinetuneUnlearner.predict = _unlearn, _proba, _predict
 
 # %% ../../nbs/50_unlearn.certified.ipynb #52a1ca21
-def output_perturbation(model:nn.Module, epsilon:float, delta:float, C0:float=1.0, # model, target, clip radius
-                        X_retain=None, y_retain=None, finetune_steps:int=150, finetune_lr:float=1e-2, seed:int=0)->nn.Module:
+def output_perturbation(model:nn.Module, # the trained model (not modified)
+                        epsilon:float, # target ε
+                        delta:float, # target δ
+                        C0:float=1.0, # clip radius: the noise hides a gap of 2·C0
+                        X_retain=None, # retained features for the optional noiseless fine-tuning
+                        y_retain=None, # retained labels
+                        finetune_steps:int=150, # noiseless Adam steps after the noise
+                        finetune_lr:float=1e-2, # their learning rate
+                        seed:int=0)->nn.Module: # seed of the noise
     "Clip to `C0`, add Gaussian noise for sensitivity 2·`C0` at (`epsilon`, `delta`), optionally fine-tune on retained data."
-    sigma0 = calibrate_sigma(epsilon, delta, C0, 0.0, 1.0, 0.0, 1)   # T=1, no gradient: a Gaussian mechanism on the gap 2C0
+    check_type(model, 'model', nn.Module); C0 = float(check_positive(C0, 'C0')); check_int(finetune_steps, 'finetune_steps', lo=0)
+    check_positive(finetune_lr, 'finetune_lr'); check_int(seed, 'seed', lo=0)
+    if X_retain is not None: _xy(model, X_retain, y_retain, 'X_retain', 'y_retain')
+    sigma0 = gaussian_noise_multiplier(epsilon, delta) * 2 * C0   # a Gaussian mechanism on the gap 2C0 (the one calibration, PLD)
     m = clip_params(copy.deepcopy(model), C0)
     with torch.no_grad():
         x = parameters_to_vector(m.parameters())
-        vector_to_parameters(x + sigma0 * torch.randn(x.shape, generator=torch_generator(seed)), m.parameters())
+        vector_to_parameters(x + sigma0 * torch.randn(x.shape, generator=torch_generator(seed, device=x.device), device=x.device), m.parameters())
     if X_retain is None or finetune_steps == 0: return m.eval()
-    return train_full_batch(m, check_array(X_retain, 'X_retain', ndim=2), y_retain, finetune_steps, finetune_lr, seed)
+    return train_full_batch(m, X_retain, y_retain, finetune_steps, finetune_lr, seed)
 
 # %% ../../nbs/50_unlearn.certified.ipynb #c4439154
-def mia_auc(model:nn.Module, X_forget, y_forget, X_test, y_test)->float:
+def mia_auc(model:nn.Module, # the model to audit
+            X_forget, # forgotten records' features (members)
+            y_forget, # their labels
+            X_test, # held-out features (non-members)
+            y_test)->float: # their labels
     "Loss-threshold membership inference: ROC AUC of −loss for forget (members) against test (non-members)."
     from sklearn.metrics import roc_auc_score
+    check_type(model, 'model', nn.Module)
     def losses(X, y):
-        with torch.no_grad(): return F.cross_entropy(model.eval()(to_tensor(X)), torch.as_tensor(np.asarray(y), dtype=torch.long), reduction='none').numpy()
-    lf, lt = losses(check_array(X_forget, 'X_forget', ndim=2), y_forget), losses(check_array(X_test, 'X_test', ndim=2), y_test)
+        with torch.no_grad(): return to_numpy(F.cross_entropy(model.eval()(X), y, reduction='none'))
+    lf, lt = losses(*_xy(model, X_forget, y_forget, 'X_forget', 'y_forget')), losses(*_xy(model, X_test, y_test, 'X_test', 'y_test'))
     return float(roc_auc_score(np.r_[np.ones(len(lf)), np.zeros(len(lt))], -np.r_[lf, lt]))
 
 # %% ../../nbs/50_unlearn.certified.ipynb #b5b52e27
+def _mlp(seed:int):
+    "The digits MLP, initialised under a local seed (the caller's RNG state is untouched)."
+    from trustnb.zoo import MLP
+    with local_seed(seed): return MLP(64, 10, (32,))
+
 def _setup(seed:int):
     "Digits: train 60% / test 40%; 10% of train (the forget set) and 10% of test carry wrong labels; MLP fit on train."
     from trustnb.data import load_digits
-    from trustnb.zoo import MLP
     d = load_digits(); rng = np.random.default_rng(seed); p = rng.permutation(len(d.X)); n = int(0.6 * len(p))
     tr, te = p[:n], p[n:]; f, r = tr[: n // 10], tr[n // 10:]; tf = te[: len(te) // 10]   # forget set; test twins
     y = d.y.copy(); y[np.r_[f, tf]] = (y[np.r_[f, tf]] + rng.integers(1, 10, len(f) + len(tf))) % 10
-    seed_everything(seed); orig = train_full_batch(MLP(64, 10, (32,)), d.X[tr], y[tr], steps=300, seed=seed)
-    return d.X, y, d.y, f, r, te, tf, orig
+    orig = train_full_batch(_mlp(seed), d.X[tr], y[tr], steps=300, seed=seed)
+    return d.X, y, d.y, tr, f, r, te, tf, orig
 
 def _acc(m, X, y):
-    with torch.no_grad(): return float((m.eval()(to_tensor(X)).argmax(1).numpy() == y).mean())
+    with torch.no_grad(): return float((to_numpy(m.eval()(to_tensor(X, device=_model_device(m))).argmax(1)) == y).mean())
 
 # %% ../../nbs/50_unlearn.certified.ipynb #6363f689
 @claim('certified_unlearning', paper='Koloskova, Allouah, Jha, Guerraoui, Koyejo. Certified Unlearning for Neural Networks. ICML 2025, arXiv 2506.06985',
        claim='at equal (ε,δ)=(1,1e-5), noisy fine-tuning beats output perturbation by ≥10 points, stays within 5 points of retraining, and the forget-set MIA AUC is ≤ 0.55',
        metric='test accuracy after unlearning (higher is better)', baseline='output perturbation at the same (ε, δ) + the same fine-tuning')
-def certified_claim(epsilon:float=1.0, delta:float=1e-5, seeds=(0, 1, 2))->dict:
-    from trustnb.zoo import MLP
+def certified_claim(epsilon:float=1.0, # target ε of both certified methods
+                    delta:float=1e-5, # target δ
+                    seeds=(0, 1, 2))->dict: # seeds to take the median over
+    check_epsilon(epsilon); check_delta(delta)
+    if not isinstance(seeds, (list, tuple)) or not seeds: raise TypeError('`seeds` must be a non-empty list of ints')
     rows = []
     for s in seeds:
-        X, y, y_true, f, r, te, tf, orig = _setup(s)
-        u = NoisyFinetuneUnlearner(epsilon=epsilon, delta=delta, seed=s)
-        models = dict(original=orig, nft=u.unlearn(orig, X[r], y[r]), op=output_perturbation(orig, epsilon, delta, 1.0, X[r], y[r], seed=s),
-                      retrain=train_full_batch(MLP(64, 10, (32,)), X[r], y[r], steps=300, seed=s))
-        row = dict(sigma=u.sigma_, certified_epsilon=u.certificate_.epsilon)
+        X, y, y_true, tr, f, r, te, tf, orig = _setup(s)
+        u = NoisyFinetuneUnlearner(epsilon=epsilon, delta=delta, seed=s, device='cpu').fit(X[tr], y[tr], model=orig, ids=tr)
+        rep = u.unlearn(f)
+        models = dict(original=orig, nft=rep.model, op=output_perturbation(orig, epsilon, delta, 1.0, X[r], y[r], seed=s),
+                      retrain=train_full_batch(_mlp(s + 1000), X[r], y[r], steps=300, seed=s))
+        row = dict(sigma=u.sigma_, certified_epsilon=rep.certificate.epsilon)
         for k, m in models.items():
             row[f'acc_{k}'] = _acc(m, X[te], y_true[te]); row[f'mia_{k}'] = mia_auc(m, X[f], y[f], X[tf], y[tf])
         rows.append(row)
@@ -158,10 +292,16 @@ def certified_claim(epsilon:float=1.0, delta:float=1e-5, seeds=(0, 1, 2))->dict:
     return dict(method=med['acc_nft'], baseline=med['acc_op'], holds=holds, **med)
 
 # %% ../../nbs/50_unlearn.certified.ipynb #b0639286
-def accuracy_vs_epsilon(epsilons=(0.5, 2.0, 16.0), seed:int=0, finetune_steps:int=150)->dict:
+def accuracy_vs_epsilon(epsilons=(0.5, 2.0, 16.0), # target ε values
+                        seed:int=0, # seed of the split, training and noise
+                        finetune_steps:int=150)->dict: # noiseless Adam steps both methods get afterwards
     "Test accuracy of noisy fine-tuning and output perturbation (same fine-tuning) across target ε."
-    X, y, y_true, f, r, te, tf, orig = _setup(seed); out = dict(epsilon=list(epsilons), nft=[], op=[])
+    if not isinstance(epsilons, (list, tuple)) or not epsilons: raise TypeError('`epsilons` must be a non-empty list of numbers')
+    for e in epsilons: check_epsilon(e, 'epsilons')
+    check_int(seed, 'seed', lo=0); check_int(finetune_steps, 'finetune_steps', lo=0)
+    X, y, y_true, tr, f, r, te, tf, orig = _setup(seed); out = dict(epsilon=list(epsilons), nft=[], op=[])
     for e in epsilons:
-        out['nft'].append(_acc(NoisyFinetuneUnlearner(epsilon=e, finetune_steps=finetune_steps, seed=seed).unlearn(orig, X[r], y[r]), X[te], y_true[te]))
+        u = NoisyFinetuneUnlearner(epsilon=e, finetune_steps=finetune_steps, seed=seed, device='cpu').fit(X[tr], y[tr], model=orig, ids=tr)
+        out['nft'].append(_acc(u.unlearn(f).model, X[te], y_true[te]))
         out['op'].append(_acc(output_perturbation(orig, e, 1e-5, 1.0, X[r], y[r], finetune_steps=finetune_steps, seed=seed), X[te], y_true[te]))
     return out
