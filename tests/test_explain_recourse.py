@@ -313,3 +313,17 @@ def test_a_tiny_gradient_is_not_a_proof(scale):
     for res in (Wachter((w, -0.5), fixed=[1, 2]).counterfactual(X), BRACE((w, -0.5), SCM(np.zeros((3, 3))), fixed=[1, 2]).counterfactual(X)):
         assert res.status[0] != 'proved_none'
         if res.status[0] == 'found': assert res.x_cf[0] @ w - 0.5 > 0
+
+def test_every_status_is_in_the_shared_vocabulary():
+    "Recourse, responsiveness and counterfactual results speak trustnb.core's status vocabulary only."
+    from trustnb.core import RECOURSE_STATUSES
+    rng, X, a = random_instance(7); m = random_model('linear', rng, X)
+    seen = set()
+    for x in X[:5]:
+        for method in ('enumerate', 'milp', 'sample'): seen.add(ActionRecourse(m, a, method=method).counterfactual(x, 1).status)
+        seen.add(responsive_explanation(m, x, a).status)
+        seen |= set(responsiveness_scores(m, x[None], a).status.ravel())
+    scm = make_scm(4, 0.5, seed=1); w = np.array([1.0, 0.0, 0.0, 0.0]); Xb = scm.sample(10, seed=1)
+    for E in (BRACE((w, -5.0), scm, fixed=[0]), Wachter((w, -5.0), fixed=[0]), RandomSearch((w, -5.0), fixed=[0], n=50)):
+        seen |= set(E.counterfactual(Xb).status)
+    assert seen <= set(RECOURSE_STATUSES) and 'proved_none' in seen and 'found' in seen
