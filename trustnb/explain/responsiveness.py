@@ -393,20 +393,24 @@ def linear_params(model, # binary linear classifier, scaler+linear `Pipeline`, `
 
 # %% ../../nbs/31_explain.responsiveness.ipynb #b8a7ebed
 class LinearModel:
-    "A binary linear classifier `1[w.x + b > 0]` with a logistic `predict_proba`; classes (0, 1)."
+    "A binary linear classifier: `classes[1]` where `w.x + b > 0`, else `classes[0]`; logistic `predict_proba`."
     def __init__(self, w, # weights (d,)
                  b:float, # intercept
+                 classes=(0, 1), # the labels of a decision <= 0 and > 0
                 ):
         w = np.asarray(check_array(w, 'w', ndim=1), float).reshape(1, -1)
         b = float(np.ravel(b)[0]) if isinstance(b, np.ndarray) and b.size == 1 else b
         check_in_range(b, 'b', -np.inf, np.inf)  # a finite real number
-        self.coef_, self.intercept_, self.classes_ = w, np.array([float(b)]), np.array([0, 1])
+        classes = np.asarray(classes)
+        if classes.shape != (2,) or classes[0] == classes[1]: raise ValueError(f"`classes` must be two distinct labels, got {classes.tolist()}")
+        self.coef_, self.intercept_, self.classes_ = w, np.array([float(b)]), classes
     @classmethod
-    def from_model(cls, model)->LinearModel: return cls(*linear_params(model))
+    def from_model(cls, model, # a fitted binary linear classifier (see `linear_params`)
+                  )->LinearModel: return cls(*linear_params(model), getattr(model, 'classes_', (0, 1)))
     def decision_function(self, X, # points (n, d)
                          ): return np.asarray(X, float) @ self.coef_[0] + self.intercept_[0]
     def predict(self, X, # points (n, d)
-               ): return (self.decision_function(X) > 0).astype(int)
+               ): return self.classes_[(self.decision_function(X) > 0).astype(int)]
     def predict_proba(self, X, # points (n, d)
                      ): p = 1 / (1 + np.exp(-self.decision_function(X))); return np.c_[1 - p, p]
 
