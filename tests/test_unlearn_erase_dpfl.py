@@ -12,10 +12,10 @@ from trustnb.privacy.dp_fl import chain_sensitivity, chain_variance
 def test_qkmeans_delete_equals_refit(seed, n, k, eps, n_del):
     "Any sequence of deletes leaves a state bit-identical to a fresh fit on the remaining records."
     rng = np.random.default_rng(seed); Z = rng.normal(size=(n, 3)) * 2
-    q = QuantizedKMeans(n_clusters=k, epsilon=eps, seed=seed % 7).fit(Z)
+    q = QuantizedKMeans(n_clusters=k, lattice_spacing=eps, seed=seed % 7).fit(Z)
     for i in rng.choice(n, min(n_del, n - k), replace=False):
-        q.delete(int(i))
-        f = QuantizedKMeans(n_clusters=k, epsilon=eps, seed=seed % 7).fit(Z[q.ids_], q.ids_)
+        q.unlearn(int(i))
+        f = QuantizedKMeans(n_clusters=k, lattice_spacing=eps, seed=seed % 7).fit(Z[q.ids_], q.ids_)
         assert state_hash(q.state_dict()) == state_hash(f.state_dict())
 
 
@@ -24,7 +24,7 @@ def test_qkmeans_delete_equals_refit(seed, n, k, eps, n_del):
 def test_erase_deleted_record_unrecoverable(seed, n_del):
     "After unlearning, no stored array holds the deleted ids, rows or embeddings, and the state equals a rerun."
     rng = np.random.default_rng(seed); X = rng.normal(size=(90, 4)); y = rng.integers(0, 3, 90)
-    sel = ERASESelector(k=3, epsilon=0.5, seed=1).fit(X, y)
+    sel = ERASESelector(k=3, lattice_spacing=0.5, seed=1).fit(X, y)
     gone = rng.choice(90, n_del, replace=False)
     for i in gone: sel.unlearn(int(i))
     st_ = sel.state_dict()
@@ -35,12 +35,13 @@ def test_erase_deleted_record_unrecoverable(seed, n_del):
             for row in (X[i], _fixed(X[i][None])[0]):
                 if v.ndim >= 1 and v.shape[-1] == len(row): assert not (v.reshape(-1, len(row)) == row).all(1).any()
     keep = np.setdiff1d(np.arange(90), gone)
-    assert state_hash(st_) == state_hash(ERASESelector(k=3, epsilon=0.5, seed=1).fit(X[keep], y[keep], keep).state_dict())
+    assert state_hash(st_) == state_hash(ERASESelector(k=3, lattice_spacing=0.5, seed=1).fit(X[keep], y[keep], keep).state_dict())
 
 
 def test_unknown_id_raises():
-    sel = ERASESelector(k=2, epsilon=0.5).fit(np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2)
-    with pytest.raises(KeyError, match='unknown'): sel.unlearn(99)
+    sel = ERASESelector(k=2, lattice_spacing=0.5).fit(np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2)
+    with pytest.raises(ValueError, match='unknown'): sel.unlearn(99)
+    with pytest.raises(KeyError): sel.unlearn(99)  # still a KeyError, as before
 
 
 @settings(max_examples=50, deadline=None)

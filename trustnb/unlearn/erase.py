@@ -4,11 +4,13 @@
 
 # %% ../../nbs/51_unlearn.erase.ipynb #1a1cbd8e
 from __future__ import annotations
-import hashlib, time
+import hashlib, numbers, time, warnings
 from dataclasses import dataclass
 from typing import Callable
 import numpy as np
-from ..core import Result, check_array, check_int, check_positive, check_fitted
+from sklearn.base import BaseEstimator, ClassifierMixin, ClusterMixin
+from ..core import Result, check_array, check_int, check_labels, check_positive, check_fitted, check_type, to_numpy
+from ..privacy.accounting import _renamed
 from ..repro import claim
 
 # %% auto #0
@@ -45,29 +47,62 @@ def _quantize(S:np.ndarray, n:np.ndarray, eps:int, theta:np.ndarray)->np.ndarray
 # %% ../../nbs/51_unlearn.erase.ipynb #0c0dce11
 @dataclass(repr=False)
 class DeletionReport(Result):
-    "What one delete request did and what it cost."
-    id: int # the deleted record id
-    action: str # 'noop' (no refit: T*k distance evals, O(n) bookkeeping), 'demo' (re-pick a demonstration), 'refit_init' or 'refit_centroid'
-    points_processed: int # point-distance evaluations the request needed (excludes O(n) bookkeeping)
+    "What one `unlearn(ids)` request did and what it cost."
+    ids: np.ndarray # the forgotten record ids, in the order processed
+    actions: list # per id: 'noop' (no refit: T*k distance evals, O(n) bookkeeping), 'demo' (re-pick a demonstration), 'refit_init', 'refit_centroid' or 'retrain_shard'
+    points_processed: int # point-distance evaluations (or retraining work) the request needed (excludes O(n) bookkeeping)
     seconds: float # wall time
+    @property
+    def id(self)->int: return int(self.ids[0]) # the (first) forgotten id
+    @property
+    def action(self)->str: # the costliest action of the request
+        order = ['noop', 'demo', 'retrain_shard', 'refit_centroid', 'refit_init']
+        return max(self.actions, key=order.index)
+
+class _UnknownId(ValueError, KeyError):
+    "An id that is not among the fitted records (a ValueError; also a KeyError, as before)."
+    def __str__(self): return str(self.args[0])
+
+def _as_ids(ids)->np.ndarray:
+    "Record ids to forget: an int or a 1-D array of whole numbers, without duplicates."
+    if isinstance(ids, (numbers.Integral, np.integer)) and not isinstance(ids, bool): ids = np.array([int(ids)])
+    elif isinstance(ids, (list, tuple)): ids = np.asarray(ids)
+    if not isinstance(ids, np.ndarray): raise TypeError(f"`ids` must be an int or a 1-D array of ints, got {type(ids).__name__}")
+    check_array(ids, 'ids', ndim=1)
+    if ids.dtype.kind not in 'iu': 
+        if ids.dtype.kind != 'f' or (ids != np.round(ids)).any(): raise TypeError(f"`ids` must hold whole numbers, got dtype {ids.dtype}")
+    ids = ids.astype(np.int64)
+    if len(np.unique(ids)) != len(ids): raise ValueError("`ids` must not repeat an id")
+    return ids
+
+def _unknown(ids, known)->None:
+    bad = np.setdiff1d(ids, known)
+    if len(bad): raise _UnknownId(f"`ids` holds {bad[:5].tolist()}, not in the fitted data (unknown or already deleted)")
 
 # %% ../../nbs/51_unlearn.erase.ipynb #6299b765
-class QuantizedKMeans:
-    "Q-k-means (Ginart et al. 2019) in exact fixed-point arithmetic, with exact deletion."
+class QuantizedKMeans(ClusterMixin, BaseEstimator):
+    "Q-k-means (Ginart et al. 2019) in exact fixed-point arithmetic, with exact deletion (`unlearn(ids)`)."
+    @_renamed(epsilon='lattice_spacing')
     def __init__(self, *, n_clusters:int=4, # k
-                 epsilon:float=1.0, # lattice spacing ε, in embedding units
+                 lattice_spacing:float=1.0, # spacing of the lattice the centroids are rounded to, in embedding units
                  n_iter:int=10, # maximum Lloyd iterations
                  seed:int=0): # seeds the lattice offset θ and the seeding race
-        self.n_clusters, self.epsilon, self.n_iter, self.seed = n_clusters, epsilon, n_iter, seed
+        self.n_clusters, self.lattice_spacing, self.n_iter, self.seed = n_clusters, lattice_spacing, n_iter, seed
 
-    def fit(self, Z, ids=None):
+    def fit(self, Z, # embeddings (n, d), within ±1024
+            ids=None): # record ids (default 0..n-1), unique
         "Cluster embeddings `Z` (n, d) of records `ids` (default 0..n-1)."
-        check_int(self.n_clusters, 'n_clusters', lo=1); check_positive(self.epsilon, 'epsilon'); check_int(self.n_iter, 'n_iter', lo=1)
-        Z = check_array(Z, 'Z', ndim=2, min_rows=self.n_clusters)
-        ids = np.arange(len(Z)) if ids is None else np.asarray(ids, np.int64)
-        if ids.shape != (len(Z),) or len(np.unique(ids)) != len(ids): raise ValueError("`ids` must be unique, one per row of `Z`")
-        self.X_, self.ids_ = _fixed(Z), ids.copy()
-        self._run(); return self
+        check_int(self.n_clusters, 'n_clusters', lo=1); check_positive(self.lattice_spacing, 'lattice_spacing')
+        check_int(self.n_iter, 'n_iter', lo=1); check_int(self.seed, 'seed', lo=0)
+        Z = to_numpy(check_array(Z, 'Z', ndim=2, min_rows=self.n_clusters))
+        ids = np.arange(len(Z)) if ids is None else check_labels(ids, 'ids', n_rows=len(Z)).astype(np.int64)
+        if len(np.unique(ids)) != len(ids): raise ValueError("`ids` must be unique, one per row of `Z`")
+        self.X_, self.ids_, self.n_features_in_ = _fixed(Z), ids.copy(), Z.shape[1]
+        self._run(); self.labels_ = _sqdist(self.X_, self.C_[-1]).argmin(1); return self
+
+    @property
+    def epsilon(self)->float:
+        warnings.warn("`QuantizedKMeans.epsilon` is deprecated, use `lattice_spacing`", DeprecationWarning, stacklevel=2); return self.lattice_spacing
 
 # %% ../../nbs/51_unlearn.erase.ipynb #18378832
 def _seed_race(X:np.ndarray, ids:np.ndarray, k:int, seed:int)->list:
@@ -84,7 +119,7 @@ def _seed_race(X:np.ndarray, ids:np.ndarray, k:int, seed:int)->list:
 def _run(self):
     "Seed, then quantized Lloyd iterations; memoise centroids, sums and counts per iteration."
     X, k = self.X_, self.n_clusters
-    self.eps_ = max(1, int(round(self.epsilon * SCALE)))
+    self.eps_ = max(1, int(round(self.lattice_spacing * SCALE)))
     self.theta_ = np.random.default_rng(self.seed).integers(0, self.eps_, size=X.shape[1]).astype(np.int64)
     rows = _seed_race(X, self.ids_, k, self.seed); self.seed_ids_ = self.ids_[rows]
     C = X[rows].copy(); Cs, Ss, Ns = [C], [], []
@@ -99,14 +134,10 @@ def _run(self):
 QuantizedKMeans._run = _run
 
 # %% ../../nbs/51_unlearn.erase.ipynb #abd80083
-def _delete(self, id:int)->DeletionReport:
-    "Remove record `id`; T*k distance evals (+ O(n) bookkeeping) when every quantized centroid is stable, else an exact refit."
-    check_fitted(self, 'C_'); t0 = time.perf_counter()
-    pos = np.flatnonzero(self.ids_ == id)
-    if len(pos) == 0: raise KeyError(f"`id`={id} is not in the fitted data (unknown or already deleted)")
-    i, x = int(pos[0]), self.X_[int(pos[0])]
+def _delete_one(self, id:int)->tuple:
+    "Remove record `id`: T*k distance evals (+ O(n) bookkeeping) when every quantized centroid is stable, else an exact refit."
+    i = int(np.flatnonzero(self.ids_ == id)[0]); x = self.X_[i]
     keep = np.arange(len(self.ids_)) != i
-    if len(self.ids_) - 1 < self.n_clusters: raise ValueError(f"cannot delete below `n_clusters`={self.n_clusters} records")
     S, N, action = self.S_.copy(), self.N_.copy(), 'noop'
     if id in self.seed_ids_: action = 'refit_init'
     for t in range(len(S)) if action == 'noop' else []:
@@ -116,8 +147,27 @@ def _delete(self, id:int)->DeletionReport:
     self.X_, self.ids_ = self.X_[keep], self.ids_[keep]
     if action == 'noop': self.S_, self.N_, cost = S, N, len(S) * self.n_clusters
     else: self._run(); cost = len(self.X_) * self.n_clusters * (len(self.S_) + 1)
-    return DeletionReport(int(id), action, int(cost), time.perf_counter() - t0)
-QuantizedKMeans.delete = _delete
+    return action, int(cost)
+
+def _qkm_unlearn(self, ids, # record id(s) to forget
+                )->DeletionReport:
+    "Exactly forget records `ids` (one after another); the state equals a fresh `fit` without them."
+    check_fitted(self, 'C_'); ids = _as_ids(ids); _unknown(ids, self.ids_); t0 = time.perf_counter()
+    if len(self.ids_) - len(ids) < self.n_clusters: raise ValueError(f"cannot delete below `n_clusters`={self.n_clusters} records")
+    out = [self._delete_one(int(i)) for i in ids]
+    self.labels_ = _sqdist(self.X_, self.C_[-1]).argmin(1)
+    return DeletionReport(ids, [a for a, _ in out], sum(c for _, c in out), time.perf_counter() - t0)
+
+def _qkm_delete(self, id:int)->DeletionReport: # the record id
+    "Deprecated: use `unlearn(ids)`."
+    warnings.warn("`QuantizedKMeans.delete` is deprecated, use `unlearn(ids)`", DeprecationWarning, stacklevel=2)
+    return self.unlearn(id)
+
+def _qkm_predict(self, Z)->np.ndarray: # embeddings (n, d); returns the index of the nearest final centroid
+    "Cluster of each row of `Z` (nearest quantized centroid)."
+    check_fitted(self, 'C_'); Z = to_numpy(check_array(Z, 'Z', ndim=2, n_cols=self.n_features_in_))
+    return _sqdist(_fixed(Z), self.C_[-1]).argmin(1)
+QuantizedKMeans._delete_one, QuantizedKMeans.unlearn, QuantizedKMeans.delete, QuantizedKMeans.predict = _delete_one, _qkm_unlearn, _qkm_delete, _qkm_predict
 
 # %% ../../nbs/51_unlearn.erase.ipynb #3e78cf0e
 def _state(self)->dict:
@@ -128,26 +178,38 @@ QuantizedKMeans.state_dict = _state
 QuantizedKMeans.centroids_ = property(lambda self: self.C_[-1] / SCALE)
 
 # %% ../../nbs/51_unlearn.erase.ipynb #04809300
-class ERASESelector:
+class ERASESelector(ClassifierMixin, BaseEstimator):
     "ERASE: per-class quantized k-means demonstration selection with exact, mostly refit-free, unlearning."
+    @_renamed(epsilon='lattice_spacing')
     def __init__(self, *, k:int=4, # demonstrations (clusters) per class
-                 epsilon:float=1.0, # lattice spacing of the quantized centroids
+                 lattice_spacing:float=1.0, # lattice spacing of the quantized centroids, in embedding units
                  embed_fn:Callable|None=None, # frozen embedding, array (n, p) -> (n, d); identity if None
-                 n_iter:int=10, seed:int=0): # Lloyd iterations, seed
-        self.k, self.epsilon, self.embed_fn, self.n_iter, self.seed = k, epsilon, embed_fn, n_iter, seed
+                 n_iter:int=10, # Lloyd iterations
+                 seed:int=0): # seeds the lattice offsets and the seeding race
+        self.k, self.lattice_spacing, self.embed_fn, self.n_iter, self.seed = k, lattice_spacing, embed_fn, n_iter, seed
 
-    def fit(self, X, y, ids=None):
+    def fit(self, X, # features (n, p)
+            y, # class labels (n,), whole numbers >= 0
+            ids=None): # record ids (default 0..n-1), unique
         "Select demonstrations from features `X` (n, p) with labels `y` and record `ids` (default 0..n-1)."
-        X = check_array(X, 'X', ndim=2); y = np.asarray(y)
-        if y.shape != (len(X),): raise ValueError(f"`y` must have shape ({len(X)},), got {y.shape}")
-        ids = np.arange(len(X)) if ids is None else np.asarray(ids, np.int64)
-        if ids.shape != (len(X),) or len(np.unique(ids)) != len(ids): raise ValueError("`ids` must be unique, one per row of `X`")
-        Z = X if self.embed_fn is None else np.asarray(self.embed_fn(X))
-        self.classes_, self.X_, self.y_, self.ids_ = np.unique(y), np.asarray(X).copy(), y.copy(), ids.copy()
-        self.qkm_ = {c: QuantizedKMeans(n_clusters=self.k, epsilon=self.epsilon, n_iter=self.n_iter, seed=self.seed)
+        check_int(self.k, 'k', lo=1); check_positive(self.lattice_spacing, 'lattice_spacing'); check_int(self.n_iter, 'n_iter', lo=1)
+        if self.embed_fn is not None and not callable(self.embed_fn): raise TypeError(f"`embed_fn` must be callable, got {type(self.embed_fn).__name__}")
+        X = to_numpy(check_array(X, 'X', ndim=2)); y = check_labels(y, 'y', n_rows=len(X))
+        ids = np.arange(len(X)) if ids is None else check_labels(ids, 'ids', n_rows=len(X)).astype(np.int64)
+        if len(np.unique(ids)) != len(ids): raise ValueError("`ids` must be unique, one per row of `X`")
+        Z = X if self.embed_fn is None else to_numpy(check_array(self.embed_fn(X), 'embed_fn(X)', ndim=2))
+        if len(Z) != len(X): raise ValueError(f"`embed_fn` must return one row per row of `X`, got {len(Z)} for {len(X)}")
+        self.classes_, self.X_, self.y_, self.ids_, self.n_features_in_ = np.unique(y), X.copy(), y.copy(), ids.copy(), X.shape[1]
+        small = [c for c in self.classes_ if (y == c).sum() < self.k]
+        if small: raise ValueError(f"class {small[0]} has {(y == small[0]).sum()} records, fewer than `k`={self.k}")
+        self.qkm_ = {c: QuantizedKMeans(n_clusters=self.k, lattice_spacing=self.lattice_spacing, n_iter=self.n_iter, seed=self.seed)
                      .fit(Z[y == c], ids[y == c]) for c in self.classes_}
         self.demo_ids_ = {c: self._pick(c) for c in self.classes_}
         return self
+
+    @property
+    def epsilon(self)->float:
+        warnings.warn("`ERASESelector.epsilon` is deprecated, use `lattice_spacing`", DeprecationWarning, stacklevel=2); return self.lattice_spacing
 
 # %% ../../nbs/51_unlearn.erase.ipynb #06d58c25
 def _pick(self, c)->np.ndarray:
@@ -165,20 +227,30 @@ def _demonstrations(self):
 ERASESelector.demonstrations = _demonstrations
 
 # %% ../../nbs/51_unlearn.erase.ipynb #6ae4c87e
-def _unlearn(self, id:int)->DeletionReport:
-    "Exactly unlearn record `id`: the state becomes that of `fit` on the data without it."
-    check_fitted(self, 'qkm_')
-    pos = np.flatnonzero(self.ids_ == id)
-    if len(pos) == 0: raise KeyError(f"`id`={id} is not in the fitted data (unknown or already deleted)")
-    c = self.y_[pos[0]]; q = self.qkm_[c]; t0 = time.perf_counter()
-    rep = q.delete(int(id))
-    keep = self.ids_ != id; self.X_, self.y_, self.ids_ = self.X_[keep], self.y_[keep], self.ids_[keep]
-    if rep.action != 'noop' or id in self.demo_ids_[c]:
-        if rep.action == 'noop': rep.action, rep.points_processed = 'demo', rep.points_processed + len(q.ids_) * q.n_clusters
-        self.demo_ids_[c] = self._pick(c)
-    rep.seconds = time.perf_counter() - t0
-    return rep
-ERASESelector.unlearn = _unlearn
+def _unlearn(self, ids, # record id(s) to forget
+            )->DeletionReport:
+    "Exactly unlearn records `ids`: the state becomes that of `fit` on the data without them."
+    check_fitted(self, 'qkm_'); ids = _as_ids(ids); _unknown(ids, self.ids_); t0 = time.perf_counter()
+    for c in self.classes_:
+        n_left = len(self.qkm_[c].ids_) - np.isin(ids, self.qkm_[c].ids_).sum()
+        if n_left < self.k: raise ValueError(f"unlearning `ids` would leave class {c} with {n_left} records, fewer than `k`={self.k}")
+    actions, cost = [], 0
+    for id in ids:
+        pos = np.flatnonzero(self.ids_ == id)[0]; c = self.y_[pos]; q = self.qkm_[c]
+        rep = q.unlearn(int(id)); a, pts = rep.actions[0], rep.points_processed
+        keep = self.ids_ != id; self.X_, self.y_, self.ids_ = self.X_[keep], self.y_[keep], self.ids_[keep]
+        if a != 'noop' or id in self.demo_ids_[c]:
+            if a == 'noop': a, pts = 'demo', pts + len(q.ids_) * q.n_clusters
+            self.demo_ids_[c] = self._pick(c)
+        actions.append(a); cost += pts
+    return DeletionReport(ids, actions, int(cost), time.perf_counter() - t0)
+
+def _sel_predict(self, X)->np.ndarray: # query features (n, p); returns labels
+    "In-context prediction with the selected demonstrations (the 1-NN stand-in for the LLM, `icl_predict`)."
+    check_fitted(self, 'qkm_'); X = check_array(X, 'X', ndim=2, n_cols=self.n_features_in_)
+    _, dX, dy = self.demonstrations()
+    return icl_predict(dX, dy, X)
+ERASESelector.unlearn, ERASESelector.predict = _unlearn, _sel_predict
 
 # %% ../../nbs/51_unlearn.erase.ipynb #abd30c7d
 def _sel_state(self)->dict:
@@ -190,55 +262,76 @@ def _sel_state(self)->dict:
     return out
 ERASESelector.state_dict = _sel_state
 
-def state_hash(state:dict)->str:
+def state_hash(state:dict, # name -> array, e.g. `state_dict()`
+              )->str:
     "SHA-256 over the names, dtypes, shapes and bytes of a state dict (bit-identity check)."
-    h = hashlib.sha256()
+    check_type(state, 'state', dict); h = hashlib.sha256()
     for k in sorted(state):
         v = np.ascontiguousarray(state[k]); h.update(f'{k}|{v.dtype}|{v.shape}|'.encode()); h.update(v.tobytes())
     return h.hexdigest()
 
 # %% ../../nbs/51_unlearn.erase.ipynb #86587f26
-def icl_predict(demo_X, demo_y, Xq)->np.ndarray:
+def icl_predict(demo_X, # demonstration features (m, p)
+                demo_y, # demonstration labels (m,)
+                Xq)->np.ndarray: # query features (n, p); returns labels (n,)
     "Stand-in for the LLM: label of the nearest demonstration (1-NN over the prompt's examples)."
-    demo_X, Xq = np.asarray(demo_X, np.float64), check_array(Xq, 'Xq', ndim=2)
-    d = ((np.asarray(Xq, np.float64)[:, None, :] - demo_X[None]) ** 2).sum(-1)
-    return np.asarray(demo_y)[d.argmin(1)]
+    demo_X = to_numpy(check_array(demo_X, 'demo_X', ndim=2)).astype(np.float64)
+    demo_y = to_numpy(check_array(demo_y, 'demo_y', ndim=1))
+    if len(demo_y) != len(demo_X): raise ValueError(f"`demo_y` must have {len(demo_X)} labels (one per demonstration), got {len(demo_y)}")
+    Xq = to_numpy(check_array(Xq, 'Xq', ndim=2, n_cols=demo_X.shape[1])).astype(np.float64)
+    d = ((Xq[:, None, :] - demo_X[None]) ** 2).sum(-1)
+    return demo_y[d.argmin(1)]
 
 def build_icl_prompt(demos:list, # (input text, label text) pairs
-                     query:str, template:str='Input: {x}\nOutput: {y}\n\n')->str:
+                     query:str, # the query's input text
+                     template:str='Input: {x}\nOutput: {y}\n\n')->str: # how one example is written; must contain {x} and {y}
     "The few-shot prompt: each demonstration through `template`, then the query with its output left open."
+    check_type(demos, 'demos', (list, tuple)); check_type(query, 'query', str); check_type(template, 'template', str)
+    if '{x}' not in template or '{y}' not in template: raise ValueError("`template` must contain the fields {x} and {y}")
+    for p in demos:
+        if not isinstance(p, (list, tuple)) or len(p) != 2: raise TypeError(f"`demos` must hold (input, label) pairs, got {p!r}")
     return ''.join(template.format(x=x, y=y) for x, y in demos) + template.split('{y}')[0].format(x=query)
 
 # %% ../../nbs/51_unlearn.erase.ipynb #d839c1f6
-class SISA:
-    "Sharded training with majority vote; `unlearn(id)` retrains only the shard holding `id`."
+class SISA(ClassifierMixin, BaseEstimator):
+    "Sharded training with majority vote; `unlearn(ids)` retrains only the shards holding `ids`."
     def __init__(self, *, make_estimator:Callable, # () -> unfitted sklearn classifier
-                 n_shards:int=5, seed:int=0):
+                 n_shards:int=5, # disjoint shards, one model each
+                 seed:int=0): # seeds the assignment of records to shards
         self.make_estimator, self.n_shards, self.seed = make_estimator, n_shards, seed
 
-    def fit(self, X, y, ids=None):
+    def fit(self, X, # features (n, p)
+            y, # class labels (n,)
+            ids=None): # record ids (default 0..n-1), unique
         "Split records at random into `n_shards` shards and fit one estimator per shard."
-        X = check_array(X, 'X', ndim=2, min_rows=check_int(self.n_shards, 'n_shards', lo=1)); y = np.asarray(y)
-        self.ids_ = np.arange(len(X)) if ids is None else np.asarray(ids, np.int64)
-        self.X_, self.y_ = np.asarray(X), y
+        if not callable(self.make_estimator): raise TypeError(f"`make_estimator` must be callable, got {type(self.make_estimator).__name__}")
+        check_int(self.seed, 'seed', lo=0)
+        X = to_numpy(check_array(X, 'X', ndim=2, min_rows=check_int(self.n_shards, 'n_shards', lo=1))); y = check_labels(y, 'y', n_rows=len(X))
+        ids = np.arange(len(X)) if ids is None else check_labels(ids, 'ids', n_rows=len(X)).astype(np.int64)
+        if len(np.unique(ids)) != len(ids): raise ValueError("`ids` must be unique, one per row of `X`")
+        self.ids_, self.X_, self.y_, self.n_features_in_, self.classes_ = ids.copy(), X.copy(), y.copy(), X.shape[1], np.unique(y)
         self.shard_ = np.random.default_rng(self.seed).permutation(len(X)) % self.n_shards
         self.models_ = [self._fit_shard(s) for s in range(self.n_shards)]
         return self
 
     def _fit_shard(self, s): m = self.shard_ == s; return self.make_estimator().fit(self.X_[m], self.y_[m])
 
-    def unlearn(self, id:int)->DeletionReport:
-        "Delete record `id` and retrain its shard."
-        pos = np.flatnonzero(self.ids_ == id)
-        if len(pos) == 0: raise KeyError(f"`id`={id} is not in the fitted data (unknown or already deleted)")
-        t0 = time.perf_counter(); s = self.shard_[pos[0]]; keep = self.ids_ != id
+    def unlearn(self, ids, # record id(s) to forget
+               )->DeletionReport:
+        "Delete records `ids` and retrain the shards that held them."
+        check_fitted(self, 'models_'); ids = _as_ids(ids); _unknown(ids, self.ids_); t0 = time.perf_counter()
+        shards = np.unique(self.shard_[np.isin(self.ids_, ids)]); keep = ~np.isin(self.ids_, ids)
         self.X_, self.y_, self.ids_, self.shard_ = self.X_[keep], self.y_[keep], self.ids_[keep], self.shard_[keep]
-        self.models_[s] = self._fit_shard(s); m = self.models_[s]
-        cost = int((self.shard_ == s).sum() * int(np.max(getattr(m, 'n_iter_', 1))) * len(m.classes_))
-        return DeletionReport(int(id), 'retrain_shard', cost, time.perf_counter() - t0)
+        cost = 0
+        for s in shards:
+            self.models_[s] = self._fit_shard(s); m = self.models_[s]
+            cost += int((self.shard_ == s).sum() * int(np.max(getattr(m, 'n_iter_', 1))) * len(m.classes_))
+        return DeletionReport(ids, ['retrain_shard'] * len(ids), cost, time.perf_counter() - t0)
 
-    def predict(self, X)->np.ndarray:
+    def predict(self, X, # features (n, p)
+               )->np.ndarray: # majority-vote labels
         "Majority vote of the shard models (ties: smallest label)."
+        check_fitted(self, 'models_'); X = check_array(X, 'X', ndim=2, n_cols=self.n_features_in_)
         votes = np.stack([m.predict(X) for m in self.models_])
         labels = np.unique(votes)
         return labels[np.stack([(votes == l).sum(0) for l in labels]).argmax(0)]
@@ -276,15 +369,20 @@ def _sisa(seed=0):
        claim='quantized k-means demonstrations unlearn exactly (bit-identical to a rerun), >= 80% of deletes need no refit '
              '(no distance computations beyond T*k; bookkeeping is O(n)), and a delete takes <= 0.1x the wall-clock time of SISA',
        metric='mean wall-clock seconds per delete (lower is better)', baseline='SISA, 5 shards of logistic regression')
-def erase_claim(n_deletions:int=50, k:int=4, epsilon:float=0.5, seed:int=0)->dict:
+@_renamed(epsilon='lattice_spacing')
+def erase_claim(n_deletions:int=50, # sequential deletions
+                k:int=4, # demonstrations per class
+                lattice_spacing:float=0.5, # lattice spacing of the quantized centroids
+                seed:int=0)->dict: # seed of the split, the selector and the deletions
+    check_int(n_deletions, 'n_deletions', lo=1); check_int(k, 'k', lo=1); check_positive(lattice_spacing, 'lattice_spacing'); check_int(seed, 'seed', lo=0)
     embed, X, y, ids, Xt, yt = _digits_task(seed)
-    sel = ERASESelector(k=k, epsilon=epsilon, embed_fn=embed, seed=seed).fit(X, y, ids)
+    sel = ERASESelector(k=k, lattice_spacing=lattice_spacing, embed_fn=embed, seed=seed).fit(X, y, ids)
     sisa = _sisa(seed).fit(X, y, ids)
     acc0 = float((icl_predict(*sel.demonstrations()[1:], Xt) == yt).mean())
     reps, ident, srep = [], [], []
     for i in np.random.default_rng(seed + 1).choice(ids, n_deletions, replace=False):
         reps.append(sel.unlearn(int(i))); srep.append(sisa.unlearn(int(i)))
-        fresh = ERASESelector(k=k, epsilon=epsilon, embed_fn=embed, seed=seed).fit(sel.X_, sel.y_, sel.ids_)
+        fresh = ERASESelector(k=k, lattice_spacing=lattice_spacing, embed_fn=embed, seed=seed).fit(sel.X_, sel.y_, sel.ids_)
         ident.append(state_hash(sel.state_dict()) == state_hash(fresh.state_dict()))
     acc_rand = [_acc_random(X, y, Xt, yt, k, seed + 2 + s) for s in range(10)]
     cost, scost = np.mean([r.points_processed for r in reps]), np.mean([r.points_processed for r in srep])
@@ -300,12 +398,19 @@ def erase_claim(n_deletions:int=50, k:int=4, epsilon:float=0.5, seed:int=0)->dic
                 sec_erase=sec, sec_sisa=ssec)
 
 # %% ../../nbs/51_unlearn.erase.ipynb #1977b546
-def stability_curve(epsilons=(0.25, 0.5, 1.0, 2.0), k:int=4, n_deletions:int=30, seed:int=0)->dict:
+@_renamed(epsilons='lattice_spacings')
+def stability_curve(lattice_spacings=(0.25, 0.5, 1.0, 2.0), # lattice spacings to compare
+                    k:int=4, # demonstrations per class
+                    n_deletions:int=30, # deletions per spacing
+                    seed:int=0)->dict: # seed of the split, the selector and the deletions
     "Fraction of no-op (refit-free) deletes and prompt accuracy on the digits task for each lattice spacing."
-    embed, X, y, ids, Xt, yt = _digits_task(seed); out = dict(epsilon=list(epsilons), frac_noop=[], acc=[])
+    if not isinstance(lattice_spacings, (list, tuple)) or not lattice_spacings: raise TypeError('`lattice_spacings` must be a non-empty list of numbers')
+    for e in lattice_spacings: check_positive(e, 'lattice_spacings')
+    check_int(k, 'k', lo=1); check_int(n_deletions, 'n_deletions', lo=1); check_int(seed, 'seed', lo=0)
+    embed, X, y, ids, Xt, yt = _digits_task(seed); out = dict(lattice_spacing=list(lattice_spacings), frac_noop=[], acc=[])
     dels = np.random.default_rng(seed + 1).choice(ids, n_deletions, replace=False)
-    for e in epsilons:
-        sel = ERASESelector(k=k, epsilon=e, embed_fn=embed, seed=seed).fit(X, y, ids)
+    for e in lattice_spacings:
+        sel = ERASESelector(k=k, lattice_spacing=e, embed_fn=embed, seed=seed).fit(X, y, ids)
         out['acc'].append(float((icl_predict(*sel.demonstrations()[1:], Xt) == yt).mean()))
         out['frac_noop'].append(float(np.mean([sel.unlearn(int(i)).action == 'noop' for i in dels])))
     return out
