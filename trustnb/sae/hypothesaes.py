@@ -23,8 +23,9 @@ from ..repro import claim
 from .core import TopKSAE, train_sae, _seed_int
 
 # %% auto #0
-__all__ = ['STOP_WORDS', 'CONCEPTS', 'TEMPLATES', 'Selection', 'select_features', 'NgramInterpreter', 'interpret_features',
-           'HypothesisPipeline', 'recovery_f1', 'Headlines', 'make_headlines', 'hypothesaes_claim']
+__all__ = ['STOP_WORDS', 'CONCEPTS', 'TEMPLATES', 'HEADLINE_TASKS', 'Selection', 'select_features', 'NgramInterpreter',
+           'interpret_features', 'HypothesisPipeline', 'recovery_f1', 'Headlines', 'make_headlines',
+           'hypothesaes_claim']
 
 # %% ../../nbs/14_sae.hypothesaes.ipynb #7345e7cf
 @dataclass(repr=False)
@@ -152,11 +153,12 @@ class HypothesisPipeline(TransformerMixin, BaseEstimator):
     "HypotheSAEs: SAE on text embeddings → select neurons predicting `y` → merge neurons of one concept → name each with `interpreter`."
     def __init__(self, *,
                  n_latents:int|tuple=128, # SAE size M; a tuple is a grid, chosen by held-out prediction of `y`
-                 k:int|tuple=8, # active latents K; a tuple is a grid, chosen by held-out prediction of `y`
+                 k:int|tuple=(4, 8), # active latents K; a tuple is a grid, chosen by held-out prediction of `y`
                  n_select:int=4, # hypotheses (concepts) wanted
                  method:Literal['lasso', 'correlation']='lasso', # neuron selection
                  interpreter:Callable|None=None, # (top texts, contrast texts) -> label; default NgramInterpreter()
-                 merge_corr:float|None=None, # merge selected neurons whose pre-activations correlate ≥ this (None: no merging)
+                 merge_corr:float|None=0.5, # merge selected neurons whose pre-activations correlate ≥ this (None: no merging)
+                 merge_cos:float|None=0.2, # ... or whose decoder atoms have cosine ≥ this (with `merge_corr` set; None: pre-activations only)
                  steps:int=600, # SAE training steps
                  lr:float=1e-3, # SAE learning rate
                  batch_size:int=128, # SAE batch size
@@ -166,7 +168,7 @@ class HypothesisPipeline(TransformerMixin, BaseEstimator):
                  device:str|None=None, # torch device of the SAE (None: `get_device()`)
                 ):
         self.n_latents, self.k, self.n_select, self.method, self.interpreter = n_latents, k, n_select, method, interpreter
-        self.merge_corr, self.steps, self.lr, self.batch_size, self.n_examples = merge_corr, steps, lr, batch_size, n_examples
+        self.merge_corr, self.merge_cos, self.steps, self.lr, self.batch_size, self.n_examples = merge_corr, merge_cos, steps, lr, batch_size, n_examples
         self.holdout, self.seed, self.device = holdout, seed, device
 
 # %% ../../nbs/14_sae.hypothesaes.ipynb #fbd91a75
@@ -181,6 +183,7 @@ def _validate(self):
     check_int(self.n_select, 'n_select', lo=1); check_choice(self.method, 'method', ['lasso', 'correlation'])
     if self.interpreter is not None and not callable(self.interpreter): raise TypeError("`interpreter` must be callable (top, other) -> str")
     if self.merge_corr is not None: check_in_range(self.merge_corr, 'merge_corr', 0, 1, lo_open=True)
+    if self.merge_cos is not None: check_in_range(self.merge_cos, 'merge_cos', 0, 1, lo_open=True)
     check_int(self.steps, 'steps', lo=1); check_positive(self.lr, 'lr'); check_int(self.batch_size, 'batch_size', lo=1)
     check_int(self.n_examples, 'n_examples', lo=1); check_in_range(self.holdout, 'holdout', 0, 1, lo_open=True, hi_open=True)
     check_seed(self.seed); dev = get_device(self.device)
@@ -199,30 +202,35 @@ def _train(self, E, m, k, seed, dev):
     sae = TopKSAE(E.shape[1], m, k, seed=seed).to(dev)
     train_sae(sae, E.to(dev), steps=self.steps, lr=self.lr, batch_size=self.batch_size, seed=seed, log_every=max(1, self.steps // 50))
     with torch.no_grad(): P = sae.pre_acts(E.to(dev)); A = sae.activation(P)
-    return sae, A.cpu().numpy(), P.cpu().numpy()
+    return sae, A.cpu().numpy(), P.cpu().numpy(), sae.W_dec.detach().cpu().numpy()
 
 # %% ../../nbs/14_sae.hypothesaes.ipynb #6e53a3ca
-def _groups(P, idx, thresh):
-    "Greedy single-link groups of the selected neurons `idx` (most important first) whose pre-activations correlate ≥ `thresh`."
+def _groups(P, W, idx, thresh, cos_thresh):
+    "Greedy single-link groups of selected neurons `idx` (most important first): linked when their pre-activations correlate ≥ `thresh` or their decoder atoms have cosine ≥ `cos_thresh`."
     if thresh is None: return [[int(j)] for j in idx]
     Z = P[:, idx]; Z = (Z - Z.mean(0)) / (Z.std(0) + 1e-12); R = Z.T @ Z / len(Z)
+    V = W[idx] / np.linalg.norm(W[idx], axis=1, keepdims=True).clip(1e-12); Cs = V @ V.T
     groups, where = [], {}
     for a in range(len(idx)):
-        near = [where[b] for b in range(a) if R[a, b] >= thresh]
+        near = [where[b] for b in range(a) if R[a, b] >= thresh or Cs[a, b] >= cos_thresh]
         if near: g = min(near); groups[g].append(int(idx[a])); where[a] = g
         else: where[a] = len(groups); groups.append([int(idx[a])])
     return groups
 
-def _concepts(self, A, P, y):
+def _group_acts(A, groups):
+    "A concept's activation: the sum of its neurons' activations, each scaled to max 1 (every phrase counts alike)."
+    return np.stack([(A[:, g] / A[:, g].max(0).clip(1e-12)).sum(1) for g in groups], 1)
+
+def _concepts(self, A, P, W, y):
     "Select candidate neurons, merge those of one concept, keep the `n_select` strongest concepts: (groups, scores, concept activations)."
     n_cand = min(A.shape[1], self.n_select * (3 if self.merge_corr is not None else 1))
     live = np.where(A.std(0) > 0)[0]
     if len(live) < self.n_select: raise ValueError(f"only {len(live)} SAE neurons fire on these texts; lower `n_select` or raise `n_latents`")
     sel = select_features(A[:, live], y, min(n_cand, len(live)), self.method); idx, sc = live[sel.idx], sel.scores
-    groups = _groups(P, idx, self.merge_corr); score = {j: s for j, s in zip(idx, sc)}
+    groups = _groups(P, W, idx, self.merge_corr, self.merge_cos if self.merge_cos is not None else np.inf); score = {j: s for j, s in zip(idx, sc)}
     gs = np.array([sum(score[j] for j in g) for g in groups]); order = np.argsort(-np.abs(gs), kind='stable')[:self.n_select]
     groups = [groups[o] for o in order]
-    return groups, gs[order], np.stack([A[:, g].sum(1) for g in groups], 1)
+    return groups, gs[order], _group_acts(A, groups)
 
 def _heldout_score(C_tr, y_tr, C_te, y_te, classification):
     "How well concept activations predict `y` on held-out rows: R² (regression) or accuracy (binary)."
@@ -243,16 +251,17 @@ def _fit(self,
     if len(grid) > 1:
         tr, te = train_test_split(np.arange(len(E)), test_size=self.holdout, random_state=seed, stratify=y if classification else None)
         for m, k in grid:
-            sae, A, P = _train(self, E[tr], m, k, seed, dev); _, _, C_tr = _concepts(self, A, P, y[tr])
+            sae, A, P, W = _train(self, E[tr], m, k, seed, dev); g, _, C_tr = _concepts(self, A, P, W, y[tr])
             with torch.no_grad(): Pt = sae.pre_acts(E[te].to(dev)); At = sae.activation(Pt).cpu().numpy()
-            g, _, _ = _concepts(self, A, P, y[tr]); C_te = np.stack([At[:, gg].sum(1) for gg in g], 1)
+            C_te = _group_acts(At, g)
             rows.append((m, k, _heldout_score(C_tr, y[tr], C_te, y[te], classification)))
         m, k, _ = max(rows, key=lambda r: r[2])
     else: m, k = grid[0]
     self.grid_scores_ = pd.DataFrame(rows, columns=['n_latents', 'k', 'heldout_score'])
     self.n_latents_, self.k_ = m, k
-    self.sae_, self.activations_, P = _train(self, E, m, k, seed, dev)
-    self.groups_, scores, self.concept_activations_ = _concepts(self, self.activations_, P, y)
+    self.sae_, self.activations_, P, W = _train(self, E, m, k, seed, dev)
+    self.groups_, scores, self.concept_activations_ = _concepts(self, self.activations_, P, W, y)
+    self.scale_ = [self.activations_[:, g].max(0).clip(1e-12) for g in self.groups_] # per-neuron scale of each concept (for `transform`)
     self.selection_ = Selection(np.array([g[0] for g in self.groups_]), scores, self.method)
     labels = interpret_features(texts, self.concept_activations_, np.arange(len(self.groups_)), self.interpreter, self.n_examples, seed=seed)
     self.hypotheses_ = pd.DataFrame(dict(neuron=self.selection_.idx, neurons=self.groups_, score=scores, hypothesis=labels))
@@ -266,7 +275,7 @@ def _transform(self,
     check_fitted(self, 'sae_'); texts, E = _embed(texts, embeddings)
     if E.shape[1] != self.n_features_in_: raise ValueError(f"`embeddings` must have {self.n_features_in_} columns, got {E.shape[1]}")
     A = to_numpy(self.sae_.encode(E.to(self.sae_.W_dec.device)))
-    return np.stack([A[:, g].sum(1) for g in self.groups_], 1)
+    return np.stack([(A[:, g] / self.scale_[i]).sum(1) for i, g in enumerate(self.groups_)], 1) # same scaling as in `fit`
 
 def _fit_transform(self,
                    texts:list, # the texts
@@ -348,14 +357,14 @@ def make_headlines(n:int=400, # number of headlines
     return Headlines(texts, C, names, y, dict(weights))
 
 # %% ../../nbs/14_sae.hypothesaes.ipynb #da43758a
-def _hypothesaes_experiment(n:int=400, seeds=(0, 1, 2), n_latents:int=128, k:int=8, steps:int=600, n_pca:int=64):
+def _hypothesaes_experiment(n:int=400, seeds=(0, 1, 2), n_latents=128, k=(4, 8), steps:int=600, n_pca:int=64, merge_corr=0.5):
     "Planted-concept recovery F1 of HypotheSAEs (per seed) and of raw-dimension and PCA selection."
     from sklearn.decomposition import PCA
     from trustnb.zoo import embed_texts
     hd = make_headlines(n); E = embed_texts(hd.texts); ng = NgramInterpreter()
     drivers = [hd.names.index(c) for c in hd.weights]; ref = hd.concepts[:, drivers]
     def f1_of(labels): return recovery_f1(np.stack([ng.annotate(l, hd.texts) for l in labels], 1), ref)
-    pipes = [HypothesisPipeline(n_latents=n_latents, k=k, n_select=len(drivers), steps=steps, seed=s).fit(hd.texts, hd.y, E) for s in seeds]
+    pipes = [HypothesisPipeline(n_latents=n_latents, k=k, n_select=len(drivers), steps=steps, merge_corr=merge_corr, seed=s).fit(hd.texts, hd.y, E) for s in seeds]
     base = {}
     for name, A in [('raw', E), ('pca', PCA(n_pca, random_state=0).fit_transform(E))]:
         sel = select_features(A, hd.y, len(drivers)); base[name] = interpret_features(hd.texts, A, sel.idx, ng, dense=True)
@@ -375,3 +384,21 @@ def hypothesaes_claim(n:int=400, # headlines
     r = _hypothesaes_experiment(n, steps=steps); hypothesaes_claim.last = r
     f1 = float(np.mean(r['sae'])); best = max(r['raw'], r['pca'])
     return dict(method=f1, baseline=best, holds=f1 >= 0.67 and f1 >= best + 0.06, sae_per_seed=r['sae'], sae_min=float(min(r['sae'])), raw=r['raw'], pca=r['pca'])
+
+# %% ../../nbs/14_sae.hypothesaes.ipynb #229a49ca
+HEADLINE_TASKS = {'6 drivers, 500 headlines': dict(n=500, weights={'dogs': 1.0, 'money': 0.8, 'weather': -0.8, 'science': -0.6, 'music': 0.7, 'police': -0.7}, seed=1),
+                  '5 drivers, 3 concepts per headline': dict(n=400, weights={'food': 1.0, 'sports': -0.8, 'medicine': 0.8, 'tech': -0.7, 'travel': 0.6}, seed=2, per_text=3),
+                  '4 other drivers, 300 headlines': dict(n=300, weights={'children': 1.0, 'music': -0.9, 'police': 0.8, 'food': -0.6}, seed=3)}
+
+def _headline_f1(tasks:dict, configs:dict, seeds=(0, 1, 2))->pd.DataFrame:
+    "Planted-concept recovery F1 of `HypothesisPipeline(**config)` per generated headline set, config and seed."
+    from trustnb.zoo import embed_texts
+    ng, rows = NgramInterpreter(), []
+    for name, t in tasks.items():
+        hd = make_headlines(**t); E = embed_texts(hd.texts); ref = hd.concepts[:, [hd.names.index(c) for c in hd.weights]]
+        for cname, cfg in configs.items():
+            for s in seeds:
+                p = HypothesisPipeline(n_select=ref.shape[1], seed=s, **cfg).fit(hd.texts, hd.y, E)
+                f1 = recovery_f1(np.stack([ng.annotate(l, hd.texts) for l in p.hypotheses_.hypothesis], 1), ref)
+                rows.append((name, cname, s, f1, p.n_latents_, p.k_))
+    return pd.DataFrame(rows, columns=['task', 'config', 'seed', 'f1', 'n_latents', 'k'])
