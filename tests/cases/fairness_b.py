@@ -1,7 +1,8 @@
 "Contract cases for trustnb.fairness.coresets and trustnb.fairness.collective_action (notebooks 62 and 64)."
 import numpy as np
 from contract import Case, Est
-from trustnb.fairness import coresets as CS, collective_action as CA
+from trustnb.fairness import coresets as CS, collective_action as CA, fdgen as FD
+from trustnb.graphs import make_homophilous_graph
 
 _X, _c = CS.make_fair_blobs(n=40, k=2, seed=0)
 _o = CS.WeakStrongOracle(_X, seed=0)
@@ -12,6 +13,9 @@ _w = np.random.default_rng(1).uniform(0.5, 2.0, 40)
 _T = CA.make_rating_task(n_attrs=2, n_levels=3, n_labels=3, signal_freq=0.05, seed=0)
 _g, _g2 = _T.signal_map((0,)), _T.signal_map((0, 1))
 _x, _y = CA.sample_users(_T, 30, seed=0)
+_Gr = make_homophilous_graph(n_per_group=10, p_in=0.5, p_out=0.1, d_features=4, seed=0)
+_P = np.clip(_Gr.A * 0.6 + 0.05, 0, 1); np.fill_diagonal(_P, 0)
+_FD_KW = dict(base='vgae', struct_coeff=1.0, feat_coeff=0.1, hidden=8, n_latents=4, epochs=3, lr=0.01, seed=0)
 
 CASES = [
     Case(CS.proportional_bounds, dict(colors=_c, slack=0.1), kinds=dict(colors='labels', slack='prob')),
@@ -35,9 +39,19 @@ CASES = [
          kinds=dict(x='labels', y='labels', N='count', N_test='count', n_labels='count', delta='prob')),
     Case(CA.collective_experiment, dict(alphas=(0.1,), task_seeds=(0,), trials=2, N=200, N_test=50, delta=0.05, seed=0),
          kinds=dict(trials='count', N='count', N_test='count', delta='prob')),
+    Case(FD.structural_bias, dict(A=_Gr.A, s=_Gr.s)),
+    Case(FD.feature_bias, dict(X=_Gr.X, s=_Gr.s)),
+    Case(FD.posthoc_reweight, dict(P=_P, s=_Gr.s)),
+    Case(FD.FairGraphGenerator, dict(_FD_KW), then=lambda m: m.fit(_Gr.A, _Gr.X, _Gr.s).sample(seed=0),
+         kinds=dict(struct_coeff='nonneg', feat_coeff='nonneg', hidden='count', n_latents='count', epochs='count', lr='positive')),
+    Case(FD.fdgen_experiment, dict(graph='latent', seed=0, struct_coeff=1.0, feat_coeff=0.1, epochs=2, n_per_group=10),
+         kinds=dict(struct_coeff='nonneg', feat_coeff='nonneg', epochs='count', n_per_group='count')),
 ]
-ESTIMATORS = []
+ESTIMATORS = [
+    Est(make=lambda: FD.FairGraphGenerator(**_FD_KW), fit_args=lambda: ((_Gr.A, _Gr.X, _Gr.s), {}), methods=('transform',), compare='transform'),
+]
 EXEMPT = {
+    'trustnb.fairness.fdgen.fdgen_claim': 'the registered reproduction (two 300-node generators trained for 200 epochs, ~10 s); its computation is the fdgen_experiment Case',
     'trustnb.fairness.collective_action.collective_claim': 'the registered reproduction (3 tasks x 5 sizes x 100 trials, ~10 s); its computation is the collective_experiment Case',
     'trustnb.fairness.coresets.coreset_claim': 'the registered reproduction (3 seeds x 20 LPs on n=2000, ~15 s); its computation is the coreset_experiment Case',
 }
