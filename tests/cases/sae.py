@@ -105,9 +105,9 @@ CASES = [
     Case(H.recovery_f1, dict(annotations=_HD.concepts[:, :3], reference=_HD.concepts[:, 1:4], thresh=0.5), kinds=dict(thresh='prob')),
     Case(H.make_headlines, dict(n=20, weights={'dogs': 1.0}, noise=0.5, seed=0, per_text=2),
          kinds=dict(n='count', noise='nonneg', per_text='count')),
-    Case(H.HypothesisPipeline, dict(n_latents=16, k=2, n_select=2, steps=5, lr=1e-3, batch_size=8, n_examples=3, holdout=0.25, merge_corr=0.5, seed=0),
+    Case(H.HypothesisPipeline, dict(n_latents=16, k=2, n_select=2, steps=5, lr=1e-3, batch_size=8, n_examples=3, holdout=0.25, merge_corr=0.5, merge_cos=0.2, seed=0),
          kinds=dict(n_latents='count', k='count', n_select='count', steps='count', lr='positive', batch_size='count', n_examples='count', holdout='prob',
-                    merge_corr='prob'), then=lambda p: p.fit(_HD.texts, _HD.y, embeddings=_E).hypotheses_.score.values),
+                    merge_corr='prob', merge_cos='prob'), then=lambda p: p.fit(_HD.texts, _HD.y, embeddings=_E).hypotheses_.score.values),
 ]
 
 ESTIMATORS = [
