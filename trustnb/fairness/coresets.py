@@ -86,7 +86,8 @@ class WeakStrongOracle:
     "Distances from points (by index) to centres: an exact, counted `strong` oracle and a cheap `weak` one that lies about corrupted points."
     def __init__(self, X, # (n, d) the data points
                  corrupt_rate:float=0.1, # probability that a point is corrupted for the weak oracle
-                 low:float=0.1, high:float=10.0, # a corrupted point's weak distances are scaled by U(low, high)
+                 low:float=0.1, # a corrupted point's weak distances are scaled by U(low, high)
+                 high:float=10.0, # upper end of that scale factor
                  seed:int|np.random.Generator|None=None, # draws which points are corrupted and their factors
                 ):
         self.X = to_numpy(check_array(X, 'X', ndim=2)).astype(np.float64)
@@ -213,7 +214,8 @@ class CoresetExperiment(Result):
 
 def coreset_experiment(sizes=(200,), # coreset sizes to try
                        seeds=(0, 1, 2), # data seeds (also seed the oracles, centre sets and samplers)
-                       n:int=2000, k:int=5, # points and centres
+                       n:int=2000, # points
+                       k:int=5, # centres
                        n_centers:int=20, # random centre sets per seed
                        slack:float=0.1, # proportion bounds: each group's share +- slack (relative)
                        corrupt_rate:float=0.1, # share of points the weak oracle lies about
