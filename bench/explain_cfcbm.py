@@ -29,7 +29,7 @@ def run_dice(model, train, c, y_prime, n):
     class Head:  # the sklearn-style interface DiCE calls
         def predict_proba(self, df):
             x = torch.as_tensor(df[DIGIT_CONCEPTS].to_numpy().astype(np.float32))
-            with torch.no_grad(): return model.head(x).softmax(1).numpy()
+            with torch.no_grad(): return model.net_.head(x).softmax(1).numpy()
         def predict(self, df): return self.predict_proba(df).argmax(1)
 
     frame = pd.DataFrame(train.C.astype(int).astype(str), columns=DIGIT_CONCEPTS).assign(digit=train.y)
@@ -45,7 +45,7 @@ def run_dice(model, train, c, y_prime, n):
             except Exception: cfs = None  # DiCE raises when it finds nothing ("No counterfactuals found")
         if cfs is None or len(cfs) == 0: valid.append(False); continue
         cp = cfs[DIGIT_CONCEPTS].to_numpy().astype(np.float32)[:1]
-        with torch.no_grad(): valid.append(int(model.head(torch.as_tensor(cp)).argmax(1)[0]) == int(y_prime[i]))
+        with torch.no_grad(): valid.append(int(model.net_.head(torch.as_tensor(cp)).argmax(1)[0]) == int(y_prime[i]))
         ham.append(float((cp[0] != c[i]).sum()))
     secs = (time.perf_counter() - t0) / n
     return float(np.mean(valid)), float(np.mean(ham)) if ham else float('nan'), secs
@@ -59,8 +59,8 @@ def main(argv=None):
     yp = (test.y + np.random.default_rng(a.seed + 100).integers(1, 10, len(test.y))) % 10
     n = len(yp)
     cf = best_of(lambda: model.counterfactual(test.X, yp), 5)
-    ph = best_of(lambda: posthoc_counterfactual(model.head, cf.c, yp), 3)
-    ex = best_of(lambda: exact_counterfactual(model.head, cf.c, yp), 3)
+    ph = best_of(lambda: posthoc_counterfactual(model.net_.head, cf.c, yp), 3)
+    ex = best_of(lambda: exact_counterfactual(model.net_.head, cf.c, yp), 3)
     rows = [('CF-CBM, one forward pass (batched)', cf.validity, cf.hamming.mean(), cf.seconds / n),
             ('post-hoc gradient search, 100 steps (batched)', ph.validity, ph.hamming.mean(), ph.seconds / n),
             ('exhaustive 2^6 enumeration (batched)', ex.validity, ex.hamming.mean(), ex.seconds / n)]

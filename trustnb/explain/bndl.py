@@ -4,34 +4,76 @@
 
 # %% ../../nbs/35_explain.bndl.ipynb #e51007aa
 from __future__ import annotations
-import math, functools
+import math, functools, copy, warnings
 from dataclasses import dataclass, field
 import numpy as np
 import torch
 from torch import nn
 import torch.nn.functional as F
-from ..core import (Result, check_array, check_int, check_positive, seed_everything, torch_generator, progress,
-                          to_tensor, to_numpy)
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import validate_data, column_or_1d
+from ..core import (Result, check_array, check_int, check_positive, check_fitted, check_labels, check_probability, check_seed,
+                          as_generator, local_seed, get_device, torch_generator, progress, to_tensor, to_numpy, like)
 from ..data import load_digits
 from ..repro import claim
 
 # %% auto #0
 __all__ = ['EULER_GAMMA', 'sample_weibull', 'weibull_gamma_kl', 'BNDLOutput', 'BNDLHead', 'SoftmaxNet', 'BNDLNet', 'train_net',
-           'MCPrediction', 'mc_predict', 'reliability_curve', 'expected_calibration_error', 'digits_split',
-           'add_pixel_noise', 'digits_heads', 'bndl_experiment', 'bndl_claim']
+           'MCPrediction', 'mc_predict', 'BNDLClassifier', 'reliability_curve', 'expected_calibration_error',
+           'digits_split', 'add_pixel_noise', 'digits_heads', 'bndl_experiment', 'bndl_claim']
 
 # %% ../../nbs/35_explain.bndl.ipynb #4f83931e
 EULER_GAMMA = 0.5772156649015329
 
-def sample_weibull(lam:torch.Tensor, k:torch.Tensor, # scale and shape (broadcastable)
-                   generator:torch.Generator|None=None)->torch.Tensor:
-    "Reparameterised Weibull sample `lam * (-log(1 - u))**(1/k)`, u ~ U(0, 1)."
-    u = torch.rand(torch.broadcast_shapes(lam.shape, k.shape), generator=generator)
-    return lam * (-torch.log1p(-u.clamp(max=1 - 1e-7))).pow(1 / k)
+def _renamed(new, old, old_name, new_name, stacklevel=3):
+    "The value of a renamed argument: `old` (with a DeprecationWarning) when given, else `new`."
+    if old is None: return new
+    warnings.warn(f"`{old_name}` is deprecated and will be removed in the next release: use `{new_name}`", DeprecationWarning, stacklevel=stacklevel)
+    return old
 
-def weibull_gamma_kl(k, lam, alpha:float, beta:float)->torch.Tensor: # Weibull shape/scale (tensors), Gamma shape/rate
-    "Closed-form KL(Weibull(k, lam) || Gamma(alpha, rate=beta)), elementwise."
-    check_positive(alpha, 'alpha'); check_positive(beta, 'beta')
+def _seed_int(seed):
+    "One int seed from an int (kept as is), a numpy Generator (one draw) or None (fresh entropy)."
+    if seed is None: return int(np.random.SeedSequence().generate_state(1)[0])
+    if isinstance(seed, np.random.Generator): return int(seed.integers(2**31 - 1))
+    return int(seed)
+
+def _pos_tensor(v, name):
+    if not isinstance(v, torch.Tensor): raise TypeError(f"`{name}` must be a torch tensor, got {type(v).__name__}")
+    check_array(v, name, min_rows=0)
+    if v.numel() and not bool((v > 0).all()): raise ValueError(f"`{name}` must be > 0 everywhere")
+    return v
+
+def sample_weibull(scale:torch.Tensor|None=None, # Weibull scale lambda > 0 (broadcastable with `shape`)
+                   shape:torch.Tensor|None=None, # Weibull shape k > 0
+                   generator:torch.Generator|None=None, # source of the uniforms (on the tensors' device)
+                   *, lam=None, k=None, # deprecated names of `scale` and `shape`
+                  )->torch.Tensor:
+    "Reparameterised Weibull sample `scale * (-log(1 - u))**(1/shape)`, u ~ U(0, 1)."
+    scale = _pos_tensor(_renamed(scale, lam, 'lam', 'scale'), 'scale'); shape = _pos_tensor(_renamed(shape, k, 'k', 'shape'), 'shape')
+    u = torch.rand(_broadcast(scale, shape), generator=generator, device=scale.device)
+    return scale * (-torch.log1p(-u.clamp(max=1 - 1e-7))).pow(1 / shape)
+
+def weibull_gamma_kl(shape:torch.Tensor|None=None, # Weibull shape k (tensor, > 0)
+                     scale:torch.Tensor|None=None, # Weibull scale lambda (tensor, >= 0; clamped at 1e-10)
+                     prior_shape:float|None=None, # Gamma shape (> 0)
+                     prior_rate:float|None=None, # Gamma rate (> 0)
+                     *, k=None, lam=None, alpha=None, beta=None, # deprecated names of `shape`, `scale`, `prior_shape`, `prior_rate`
+                    )->torch.Tensor:
+    "Closed-form KL(Weibull(shape, scale) || Gamma(prior_shape, rate=prior_rate)), elementwise."
+    k = _pos_tensor(_renamed(shape, k, 'k', 'shape'), 'shape'); lam = _renamed(scale, lam, 'lam', 'scale')
+    if not isinstance(lam, torch.Tensor): raise TypeError(f"`scale` must be a torch tensor, got {type(lam).__name__}")
+    check_array(lam, 'scale', min_rows=0)
+    if lam.numel() and bool((lam < 0).any()): raise ValueError("`scale` must be >= 0")
+    a = check_positive(_renamed(prior_shape, alpha, 'alpha', 'prior_shape'), 'prior_shape' if alpha is None else 'alpha')
+    b = check_positive(_renamed(prior_rate, beta, 'beta', 'prior_rate'), 'prior_rate' if beta is None else 'beta')
+    _broadcast(lam, k); return _wg_kl(k, lam, a, b)
+
+def _broadcast(scale, shape):
+    try: return torch.broadcast_shapes(scale.shape, shape.shape)
+    except RuntimeError: raise ValueError(f"`scale` {tuple(scale.shape)} and `shape` {tuple(shape.shape)} must have broadcastable shapes") from None
+
+def _wg_kl(k, lam, alpha, beta):
     return (EULER_GAMMA * alpha / k - alpha * torch.log(lam.clamp_min(1e-10)) + torch.log(k)
             + beta * lam * torch.exp(torch.lgamma(1 + 1 / k)) - EULER_GAMMA - 1 - alpha * math.log(beta) + math.lgamma(alpha))
 
@@ -52,10 +94,17 @@ def _st_relu(h, shift):
 
 class BNDLHead(nn.Module):
     "Bayesian non-negative decision layer (Hu et al., ICLR 2025): Weibull factors z and a non-negative Weibull Phi."
-    def __init__(self, in_dim:int, n_classes:int, shift:float=1.0, # feature width, classes, sparsifying shift
-                 prior_shape:float=1.0, prior_rate:float=1.0, phi_kl_scale:float=1e-3, top_k:int|None=None):
-        super().__init__()
-        check_int(in_dim, 'in_dim', lo=1); check_int(n_classes, 'n_classes', lo=2); check_positive(shift, 'shift', strict=False)
+    def __init__(self, d_in:int|None=None, # feature width H
+                 n_classes:int=2, # number of classes C
+                 shift:float=1.0, # sparsifying shift of the posterior mean ReLU(h - shift)
+                 prior_shape:float=1.0, # Gamma prior shape
+                 prior_rate:float=1.0, # Gamma prior rate
+                 phi_kl_scale:float=1e-3, # weight of Phi's KL relative to the factors'
+                 top_k:int|None=None, # keep only the top-k entries of Phi per class (None: all)
+                 *, in_dim:int|None=None, # deprecated name of `d_in`
+                ):
+        super().__init__(); in_dim = _renamed(d_in, in_dim, 'in_dim', 'd_in')
+        check_int(in_dim, 'd_in', lo=1); check_int(n_classes, 'n_classes', lo=2); check_positive(shift, 'shift', strict=False)
         check_positive(prior_shape, 'prior_shape'); check_positive(prior_rate, 'prior_rate'); check_positive(phi_kl_scale, 'phi_kl_scale', strict=False)
         self.top_k = None if top_k is None else check_int(top_k, 'top_k', lo=1, hi=in_dim)
         self.shift, self.prior, self.phi_kl_scale = shift, (prior_shape, prior_rate), phi_kl_scale
@@ -73,14 +122,19 @@ def _head_forward(self, h:torch.Tensor, # backbone features (n, H)
     lam = m / torch.exp(torch.lgamma(1 + 1 / k))                                     # so that E z = m
     mW = _st_relu(self.W, 0.0); kW = F.softplus(self.shape_phi(self.W)).clamp_min(1e-3)
     lamW = mW / torch.exp(torch.lgamma(1 + 1 / kW))
-    z = sample_weibull(lam, k, generator) if sample else m
-    phi = sample_weibull(lamW, kW, generator) if sample else mW
+    z = _weibull(lam, k, generator) if sample else m
+    phi = _weibull(lamW, kW, generator) if sample else mW
     if self.top_k is not None: phi = phi * torch.zeros_like(phi).scatter_(0, phi.topk(self.top_k, 0).indices, 1.0)
     a, b = self.prior
-    self._kl = (weibull_gamma_kl(k.expand_as(lam), lam, a, b).sum(1).mean()
-                + self.phi_kl_scale * weibull_gamma_kl(kW.expand_as(lamW), lamW, a, b).sum())
+    self._kl = (_wg_kl(k.expand_as(lam), lam, a, b).sum(1).mean()
+                + self.phi_kl_scale * _wg_kl(kW.expand_as(lamW), lamW, a, b).sum())
     return BNDLOutput(z @ phi + F.relu(self.b), z, m, k, phi)
 BNDLHead.forward = _head_forward
+
+def _weibull(lam, k, generator=None):
+    "`sample_weibull` without validation (the scale may be 0 where the factor is inactive)."
+    u = torch.rand(torch.broadcast_shapes(lam.shape, k.shape), generator=generator, device=lam.device)
+    return lam * (-torch.log1p(-u.clamp(max=1 - 1e-7))).pow(1 / k)
 BNDLHead.kl = lambda self: self._kl
 BNDLHead.kl.__doc__ = "KL divergence of the last forward pass (factors: sum over H, mean over the batch; plus scaled Phi)."
 
@@ -88,32 +142,59 @@ BNDLHead.kl.__doc__ = "KL divergence of the last forward pass (factors: sum over
 def _backbone(d_in, hidden=(128, 64)):
     dims = [d_in, *hidden]; return nn.Sequential(*[m for a, b in zip(dims, dims[1:]) for m in (nn.Linear(a, b), nn.ReLU())])
 
+def _check_hidden(hidden):
+    if not isinstance(hidden, (tuple, list)) or not hidden: raise TypeError(f"`hidden` must be a non-empty tuple of layer widths, got {hidden!r}")
+    return tuple(check_int(h, 'hidden', lo=1) for h in hidden)
+
 class SoftmaxNet(nn.Module):
     "MLP backbone + linear softmax head (the baseline)."
-    def __init__(self, d_in:int=64, n_classes:int=10, hidden:tuple=(128, 64)):
-        super().__init__(); self.backbone, self.head = _backbone(d_in, hidden), nn.Linear(hidden[-1], n_classes)
+    def __init__(self, d_in:int=64, # input width
+                 n_classes:int=10, # number of classes
+                 hidden:tuple=(128, 64), # backbone widths
+                ):
+        super().__init__(); check_int(d_in, 'd_in', lo=1); check_int(n_classes, 'n_classes', lo=2); hidden = _check_hidden(hidden)
+        self.backbone, self.head = _backbone(d_in, hidden), nn.Linear(hidden[-1], n_classes)
     def forward(self, x, sample=None, generator=None): return self.head(self.backbone(x))
 
 class BNDLNet(nn.Module):
     "MLP backbone + `BNDLHead`."
-    def __init__(self, d_in:int=64, n_classes:int=10, hidden:tuple=(128, 64), **head_kw):
-        super().__init__(); self.backbone, self.head = _backbone(d_in, hidden), BNDLHead(hidden[-1], n_classes, **head_kw)
+    def __init__(self, d_in:int=64, # input width
+                 n_classes:int=10, # number of classes
+                 hidden:tuple=(128, 64), # backbone widths
+                 **head_kw, # passed to `BNDLHead` (shift, prior_shape, prior_rate, phi_kl_scale, top_k)
+                ):
+        super().__init__(); check_int(d_in, 'd_in', lo=1); hidden = _check_hidden(hidden)
+        self.backbone, self.head = _backbone(d_in, hidden), BNDLHead(hidden[-1], n_classes, **head_kw)
     def forward(self, x, sample=None, generator=None): return self.head(self.backbone(x), sample, generator).logits
 
 # %% ../../nbs/35_explain.bndl.ipynb #2a7acddd
-def train_net(net:nn.Module, X, y, # model, features (n, d), labels (n,)
-              epochs:int=40, lr:float=3e-3, batch_size:int=64, kl_weight:float=1e-3, seed:int=0)->nn.Module:
-    "Adam on cross-entropy (+ `kl_weight` × the head's KL for a `BNDLNet`); returns `net` in eval mode."
-    X = to_tensor(check_array(X, 'X', ndim=2)); y = to_tensor(check_array(y, 'y', ndim=1), dtype=torch.long)
-    if len(X) != len(y): raise ValueError(f"`y` must have {len(X)} entries (one per row of `X`), got {len(y)}")
-    check_int(epochs, 'epochs', lo=1); check_positive(lr, 'lr'); check_positive(kl_weight, 'kl_weight', strict=False)
-    g = torch_generator(seed); opt = torch.optim.Adam(net.parameters(), lr=lr); net.train()
+def train_net(net:nn.Module, # a `BNDLNet` or `SoftmaxNet` (trained in place)
+              X, # features (n, d)
+              y, # class indices (n,) in 0..n_classes-1
+              max_iter:int=40, # training epochs
+              lr:float=3e-3, # Adam learning rate
+              batch_size:int=64, # minibatch size
+              kl_coeff:float=1e-3, # weight of the head's KL (BNDL only)
+              seed:int|np.random.Generator|None=0, # seed of the minibatches and the Weibull samples
+              *, epochs:int|None=None, kl_weight:float|None=None, # deprecated names of `max_iter` and `kl_coeff`
+             )->nn.Module:
+    "Adam on cross-entropy (+ `kl_coeff` × the head's KL for a `BNDLNet`); returns `net` in eval mode, on its device."
+    max_iter = _renamed(max_iter, epochs, 'epochs', 'max_iter'); kl_coeff = _renamed(kl_coeff, kl_weight, 'kl_weight', 'kl_coeff')
+    if not isinstance(net, nn.Module): raise TypeError(f"`net` must be a torch module, got {type(net).__name__}")
+    d = net.backbone[0].in_features if hasattr(net, 'backbone') else None
+    dev = next(net.parameters()).device; X = to_tensor(check_array(X, 'X', ndim=2, n_cols=d), device=dev)
+    m = net.head.out_features if isinstance(net, SoftmaxNet) else (net.head.W.shape[1] if isinstance(net, BNDLNet) else None)
+    y = torch.as_tensor(check_labels(y, 'y', classes=None if m is None else np.arange(m), n_rows=len(X)).astype(np.int64), device=dev)
+    check_int(max_iter, 'max_iter', lo=1); check_positive(lr, 'lr'); check_int(batch_size, 'batch_size', lo=1)
+    check_positive(kl_coeff, 'kl_coeff', strict=False); check_seed(seed)
+    g = torch_generator(_seed_int(seed), device=dev); opt = torch.optim.Adam(net.parameters(), lr=lr); net.train()
     with torch.enable_grad():  # also when called under no_grad
-        for _ in progress(range(epochs), desc=type(net).__name__):
-            for idx in torch.randperm(len(X), generator=g).split(batch_size):
+        for _ in progress(range(max_iter), desc=type(net).__name__):
+            for idx in torch.randperm(len(X), generator=g, device=dev).split(batch_size):
                 loss = F.cross_entropy(net(X[idx], generator=g), y[idx])
-                if isinstance(net, BNDLNet): loss = loss + kl_weight * net.head.kl()
+                if isinstance(net, BNDLNet): loss = loss + kl_coeff * net.head.kl()
                 opt.zero_grad(); loss.backward(); opt.step()
+    if isinstance(net, BNDLNet): net.head._kl = net.head._kl.detach()  # no graph kept alive (and the model can be deep-copied)
     return net.eval()
 
 # %% ../../nbs/35_explain.bndl.ipynb #44c92386
@@ -124,38 +205,124 @@ class MCPrediction(Result):
     entropy: np.ndarray # predictive entropy, (n,)
 
 @torch.no_grad()
-def mc_predict(model:nn.Module, X, n_samples:int=30, seed:int=0)->MCPrediction: # model, features, samples (1 = deterministic)
+def mc_predict(model:nn.Module, # a trained `BNDLNet` or `SoftmaxNet`
+               X, # features (n, d)
+               n_samples:int=30, # stochastic passes (1 = deterministic, the posterior mean)
+               seed:int|np.random.Generator|None=0, # seed of the samples
+              )->MCPrediction:
     "Average the softmax over `n_samples` stochastic passes (a `SoftmaxNet` is deterministic: one pass)."
-    d = model.backbone[0].in_features if hasattr(model, 'backbone') else None
-    X = to_tensor(check_array(X, 'X', ndim=2, n_cols=d)); check_int(n_samples, 'n_samples', lo=1); g = torch_generator(seed)
+    if not isinstance(model, nn.Module): raise TypeError(f"`model` must be a torch module, got {type(model).__name__}")
+    d = model.backbone[0].in_features if hasattr(model, 'backbone') else None; dev = next(model.parameters()).device
+    X = to_tensor(check_array(X, 'X', ndim=2, n_cols=d), device=dev); check_int(n_samples, 'n_samples', lo=1); check_seed(seed)
+    g = torch_generator(_seed_int(seed), device=dev)
     if not isinstance(model, BNDLNet) or n_samples == 1: p = model(X, sample=False).softmax(1)
     else: p = torch.stack([model(X, sample=True, generator=g).softmax(1) for _ in range(n_samples)]).mean(0)
-    return MCPrediction(p.numpy(), -(p * torch.log(p.clamp_min(1e-12))).sum(1).numpy())
+    return MCPrediction(to_numpy(p), to_numpy(-(p * torch.log(p.clamp_min(1e-12))).sum(1)))
+
+# %% ../../nbs/35_explain.bndl.ipynb #1f4fed2d
+class BNDLClassifier(ClassifierMixin, BaseEstimator):
+    "A `BNDLNet` (MLP backbone + Bayesian non-negative decision layer) as a scikit-learn classifier; `predict_proba` averages MC samples."
+    def __init__(self, *, hidden:tuple=(128, 64), # backbone widths
+                 shift:float=1.0, # sparsifying shift of the factors' posterior mean
+                 prior_shape:float=1.0, # Gamma prior shape
+                 prior_rate:float=1.0, # Gamma prior rate
+                 phi_kl_scale:float=1e-3, # weight of Phi's KL relative to the factors'
+                 top_k:int|None=None, # keep only the top-k entries of Phi per class (None: all)
+                 kl_coeff:float=1e-3, # weight of the KL term in the loss
+                 max_iter:int=40, # training epochs
+                 lr:float=3e-3, # Adam learning rate
+                 batch_size:int=64, # minibatch size
+                 n_samples:int=30, # Monte-Carlo samples in `predict_proba` (1: posterior mean)
+                 seed:int|np.random.Generator|None=0, # seed of the initialisation, minibatches and samples
+                 device:str|None=None, # torch device (None: `get_device()`)
+                ):
+        self.hidden, self.shift, self.prior_shape, self.prior_rate, self.phi_kl_scale, self.top_k = hidden, shift, prior_shape, prior_rate, phi_kl_scale, top_k
+        self.kl_coeff, self.max_iter, self.lr, self.batch_size, self.n_samples, self.seed, self.device = kl_coeff, max_iter, lr, batch_size, n_samples, seed, device
+
+def _labels(y, n_rows):
+    "Class labels of any values (negative ints and strings are classes too), validated: 1-D, finite, whole numbers, one per row."
+    y = to_numpy(y) if isinstance(y, torch.Tensor) else np.asarray(y)
+    if y.ndim == 1 and y.dtype.kind in 'fc' and len(y) and not np.isfinite(y).all(): raise ValueError("`y` contains NaN or inf")
+    return check_labels(y, 'y', classes=np.unique(y) if y.ndim == 1 else None, n_rows=n_rows)
+
+def _sk_X(est, X, reset:bool, min_rows:int=1):
+    "scikit-learn's input validation of `X` (sparse, object dtype, 1-D, empty, feature count), its messages naming `X`; tensors keep their device."
+    if isinstance(X, torch.Tensor):
+        check_array(X, 'X', ndim=2, min_rows=min_rows, n_cols=None if reset else est.n_features_in_)
+        if reset: est.n_features_in_ = X.shape[1]
+        return X
+    try: return validate_data(est, X, reset=reset, dtype=np.float32, ensure_min_samples=min_rows)
+    except (ValueError, TypeError) as e: raise type(e)(f"`X`: {e}") from None
+
+def _sk_y(y, n):
+    "Class labels: 1-D (a column vector is raveled with a warning), not continuous, whole numbers or strings, one per row."
+    if y is None: raise ValueError("this classifier requires y to be passed, but the target y is None (`y`)")
+    y = to_numpy(y) if isinstance(y, torch.Tensor) else y
+    try: y = column_or_1d(y, warn=True)
+    except (ValueError, TypeError) as e: raise ValueError(f"`y`: {e}") from None
+    if y.dtype.kind in 'fc' and len(y) and np.isfinite(y).all() and type_of_target(y) == 'continuous':
+        raise ValueError("Unknown label type: `y` must hold class labels (whole numbers or strings), got continuous values")
+    y = _labels(y, n_rows=n); classes, yi = np.unique(y, return_inverse=True)
+    if len(classes) < 2: raise ValueError(f"`y` must contain at least two classes, got {classes.tolist()}")
+    return classes, yi
+
+def _bndl_fit(self, X, # features (n, d)
+              y, # class labels (n,)
+             ):
+    "Train a `BNDLNet` on (`X`, `y`); returns `self`."
+    X = _sk_X(self, X, reset=True, min_rows=2); self.classes_, yi = _sk_y(y, len(X))
+    check_int(self.n_samples, 'n_samples', lo=1); check_seed(self.seed); dev = get_device(self.device)
+    s = _seed_int(self.seed)
+    with local_seed(s): net = BNDLNet(X.shape[1], len(self.classes_), self.hidden, shift=self.shift, prior_shape=self.prior_shape, prior_rate=self.prior_rate,
+                                      phi_kl_scale=self.phi_kl_scale, top_k=self.top_k).to(dev)
+    self.net_ = train_net(net, X, yi, self.max_iter, self.lr, self.batch_size, self.kl_coeff, s); self.n_iter_ = self.max_iter; return self
+
+def _bndl_proba(self, X)->np.ndarray: # features (n, d)
+    "Monte-Carlo mean class probabilities (n, n_classes) with `n_samples` samples (seeded by `seed`)."
+    check_fitted(self, 'net_'); Xv = _sk_X(self, X, reset=False)
+    return like(mc_predict(self.net_, Xv, self.n_samples, self.seed).probs, X)
+
+def _bndl_predict(self, X)->np.ndarray: # features (n, d)
+    "Predicted labels (from `classes_`)."
+    check_fitted(self, 'net_'); return self.classes_[to_numpy(_bndl_proba(self, X)).argmax(1)]
+BNDLClassifier.fit, BNDLClassifier.predict_proba, BNDLClassifier.predict = _bndl_fit, _bndl_proba, _bndl_predict
 
 # %% ../../nbs/35_explain.bndl.ipynb #9caff040
-def reliability_curve(probs, y, n_bins:int=15)->tuple: # class probabilities (n, C), labels (n,), equal-width bins
+def reliability_curve(probs, # class probabilities (n, C), rows sum to 1
+                      y, # class indices (n,) in 0..C-1
+                      n_bins:int=15, # equal-width confidence bins
+                     )->tuple:
     "(mean confidence, accuracy, count) per confidence bin; empty bins give NaN."
-    p = np.asarray(check_array(probs, 'probs', ndim=2)); y = np.asarray(check_array(y, 'y', ndim=1)); check_int(n_bins, 'n_bins', lo=1)
-    if len(p) != len(y): raise ValueError(f"`y` must have {len(p)} entries (one per row of `probs`), got {len(y)}")
+    p = to_numpy(check_array(probs, 'probs', ndim=2)).astype(float); check_probability(p, 'probs', simplex_axis=1, atol=1e-4); check_int(n_bins, 'n_bins', lo=1)
+    y = check_labels(check_array(y, 'y', ndim=1), 'y', classes=np.arange(p.shape[1]), n_rows=len(p))
     conf, correct = p.max(1), (p.argmax(1) == y); b = np.clip(np.ceil(conf * n_bins).astype(int) - 1, 0, n_bins - 1)
     cnt = np.bincount(b, minlength=n_bins); s = lambda v: np.bincount(b, v, minlength=n_bins)
     with np.errstate(invalid='ignore'): return s(conf) / cnt, s(correct.astype(float)) / cnt, cnt
 
-def expected_calibration_error(probs, y, n_bins:int=15)->float:
+def expected_calibration_error(probs, # class probabilities (n, C), rows sum to 1
+                               y, # class indices (n,) in 0..C-1
+                               n_bins:int=15, # equal-width confidence bins
+                              )->float:
     "ECE: the count-weighted mean |accuracy − confidence| over equal-width confidence bins."
     c, a, n = reliability_curve(probs, y, n_bins); ok = n > 0
     return float((n[ok] * np.abs(a[ok] - c[ok])).sum() / n.sum())
 
 # %% ../../nbs/35_explain.bndl.ipynb #3429812c
-def digits_split(seed:int=0, n_train:int=1300):
+def digits_split(seed:int=0, # seed of the permutation
+                 n_train:int=1300, # training rows (the rest is the test set)
+                )->tuple:
     "Seeded split of `load_digits()`: X_train, y_train, X_test, y_test."
-    d = load_digits(); p = np.random.default_rng(seed).permutation(len(d.X)); tr, te = p[:n_train], p[n_train:]
+    check_seed(seed); d = load_digits(); check_int(n_train, 'n_train', lo=2, hi=len(d.X) - 1)
+    p = as_generator(seed).permutation(len(d.X)); tr, te = p[:n_train], p[n_train:]
     return d.X[tr], d.y[tr], d.X[te], d.y[te]
 
-def add_pixel_noise(X, sigma:float=0.3, seed:int=0)->np.ndarray: # images in [0, 1], noise std
+def add_pixel_noise(X, # images with pixels in [0, 1], (n, d)
+                    sigma:float=0.3, # noise standard deviation
+                    seed:int|np.random.Generator|None=0, # seed of the noise
+                   )->np.ndarray:
     "Covariate shift: Gaussian pixel noise, clipped to [0, 1]."
-    check_positive(sigma, 'sigma', strict=False)
-    return np.clip(X + sigma * np.random.default_rng(seed).standard_normal(X.shape), 0, 1).astype(np.float32)
+    X = to_numpy(check_array(X, 'X', ndim=2)); check_positive(sigma, 'sigma', strict=False); check_seed(seed)
+    return np.clip(X + sigma * as_generator(seed).standard_normal(X.shape), 0, 1).astype(np.float32)
 
 def _pruned_pred(bn, X, top_k):
     "Predictions of `bn` with Phi pruned to its `top_k` largest entries per class."
@@ -164,16 +331,28 @@ def _pruned_pred(bn, X, top_k):
     finally: bn.head.top_k = old
 
 @functools.lru_cache(maxsize=6)
-def digits_heads(seed:int=0, epochs:int=40):
-    "(softmax model, BNDL model, split) trained on `digits_split(seed)`, identical initial backbones; memoised."
+def _digits_heads(seed, max_iter):
     Xtr, ytr, Xte, yte = digits_split(seed)
-    seed_everything(seed); sm = train_net(SoftmaxNet(), Xtr, ytr, epochs=epochs, seed=seed)
-    seed_everything(seed); bn = train_net(BNDLNet(), Xtr, ytr, epochs=epochs, seed=seed)
+    with local_seed(seed): sm0 = SoftmaxNet()
+    with local_seed(seed): bn0 = BNDLNet()
+    sm = train_net(sm0, Xtr, ytr, max_iter=max_iter, seed=seed); bn = train_net(bn0, Xtr, ytr, max_iter=max_iter, seed=seed)
     return sm, bn, (Xtr, ytr, Xte, yte)
 
+def digits_heads(seed:int=0, # seed of the split, the initialisation and the training
+                 max_iter:int=40, # training epochs
+                 *, epochs:int|None=None, # deprecated name of `max_iter`
+                )->tuple:
+    "(softmax model, BNDL model, split) trained on `digits_split(seed)`, identical initial backbones; memoised, each call gets its own copy."
+    max_iter = _renamed(max_iter, epochs, 'epochs', 'max_iter'); check_int(seed, 'seed', lo=0); check_int(max_iter, 'max_iter', lo=1)
+    return copy.deepcopy(_digits_heads(int(seed), int(max_iter)))
+
 # %% ../../nbs/35_explain.bndl.ipynb #f2d9380b
-def bndl_experiment(seed:int=0, sigma:float=0.3, top_k:int=8)->dict:
+def bndl_experiment(seed:int=0, # seed of the split, models and noise
+                    sigma:float=0.3, # pixel-noise standard deviation of the shift
+                    top_k:int=8, # entries of Phi kept per class when pruning
+                   )->dict:
     "Accuracy, clean/shifted ECE, sparsity and pruned accuracy of BNDL vs softmax on one digits split."
+    check_int(top_k, 'top_k', lo=1, hi=64); check_positive(sigma, 'sigma', strict=False)
     sm, bn, (_, _, Xte, yte) = digits_heads(seed); Xn = add_pixel_noise(Xte, sigma, seed); r = {}
     for name, m in [('softmax', sm), ('bndl', bn)]:
         p, pn = mc_predict(m, Xte, seed=seed), mc_predict(m, Xn, seed=seed)
@@ -193,7 +372,8 @@ def bndl_experiment(seed:int=0, sigma:float=0.3, top_k:int=8)->dict:
        claim='BNDL matches softmax accuracy (within 1.5 pts), has lower ECE under covariate shift (<=0.8x), non-negative decisions and sparser factors',
        metric='ECE under pixel-noise shift (lower is better); details: accuracy, clean ECE, sparsity',
        baseline='softmax head on the same MLP backbone')
-def bndl_claim(seeds=(0, 1, 2))->dict:
+def bndl_claim(seeds=(0, 1, 2), # seeds of the runs (median reported)
+              )->dict:
     "Median over `seeds` of `bndl_experiment`."
     runs = [bndl_experiment(s) for s in seeds]; med = {k: float(np.median([r[k] for r in runs])) for k in runs[0]}
     holds = (med['bndl_acc'] >= med['softmax_acc'] - 0.015 and med['bndl_ece_shift'] <= 0.8 * med['softmax_ece_shift']

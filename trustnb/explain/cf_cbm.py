@@ -4,22 +4,24 @@
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #1c8ce4e7
 from __future__ import annotations
-import time, functools
+import time, functools, copy, warnings
 from dataclasses import dataclass, field
 import numpy as np
 import torch
 from torch import nn
 import torch.nn.functional as F
 from torch.distributions import Normal, kl_divergence
-from ..core import (Result, check_array, check_int, check_positive, check_fitted, seed_everything,
-                          torch_generator, progress, to_tensor, to_numpy)
+from sklearn.base import BaseEstimator, ClassifierMixin
+from ..core import (Result, check_array, check_int, check_positive, check_fitted, check_labels, check_seed,
+                          as_generator, local_seed, get_device, torch_generator, progress, to_tensor, to_numpy, like)
 from ..data import load_digits
 from ..repro import claim
 
 # %% auto #0
-__all__ = ['DIGIT_CONCEPTS', 'digit_concepts', 'ConceptData', 'load_digit_concepts', 'CFCBMLossWeights', 'CFCBMOutput', 'CFCBM',
-           'cfcbm_loss', 'digit_concept_split', 'digits_cfcbm', 'ConceptCounterfactual', 'all_binary', 'reachable',
-           'posthoc_counterfactual', 'exact_counterfactual', 'cf_cbm_experiment', 'cf_cbm_claim']
+__all__ = ['DIGIT_CONCEPTS', 'digit_concepts', 'ConceptData', 'load_digit_concepts', 'CFCBMLossWeights', 'CFCBMOutput',
+           'CFCBMNet', 'cfcbm_loss', 'CFCBM', 'digit_concept_split', 'digits_cfcbm', 'ConceptCounterfactual',
+           'all_binary', 'reachable', 'posthoc_counterfactual', 'exact_counterfactual', 'cf_cbm_experiment',
+           'cf_cbm_claim']
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #64b427b4
 DIGIT_CONCEPTS = ['even', 'greater_than_4', 'has_loop', 'prime', 'multiple_of_3', 'fibonacci']
@@ -47,24 +49,45 @@ def load_digit_concepts()->ConceptData:
     return ConceptData(d.X, digit_concepts(d.y), d.y, list(DIGIT_CONCEPTS))
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #a72ba6cf
-@dataclass
+_OLD_WEIGHTS = dict(task='task_coeff', concept='concept_coeff', task_cf='cf_coeff', kl='kl_coeff', prior='prior_coeff', dist='dist_coeff')
+
+def _renamed(new, old, old_name, new_name, stacklevel=3):
+    "The value of a renamed argument: `old` (with a DeprecationWarning) when given, else `new`."
+    if old is None: return new
+    warnings.warn(f"`{old_name}` is deprecated and will be removed in the next release: use `{new_name}`", DeprecationWarning, stacklevel=stacklevel)
+    return old
+
+def _seed_int(seed):
+    "One int seed from an int (kept as is), a numpy Generator (one draw) or None (fresh entropy)."
+    if seed is None: return int(np.random.SeedSequence().generate_state(1)[0])
+    if isinstance(seed, np.random.Generator): return int(seed.integers(2**31 - 1))
+    return int(seed)
+
+@dataclass(init=False)
 class CFCBMLossWeights:
-    "Weights of the CF-CBM loss terms (defaults: the paper's dSprites deep-head values, except `task_cf`)."
-    task: float = 0.7 # CE(y, f(c))
-    concept: float = 10.0 # BCE(c*, c)
-    task_cf: float = 2.0 # CE(y', f(c')); the paper uses 0.3 on dSprites
-    kl: float = 1.2 # KL(p(z)||q(z|x)) + KL(p(z'|.)||q(z'|.))
-    prior: float = 1.0 # KL(p(z)||p(z'|.))
-    dist: float = 0.6 # ||z - z'||_2
+    "Weights of the CF-CBM loss terms (defaults: the paper's dSprites deep-head values, except `cf_coeff`)."
+    task_coeff: float # CE(y, f(c))
+    concept_coeff: float # BCE(c*, c)
+    cf_coeff: float # CE(y', f(c')); the paper uses 0.3 on dSprites
+    kl_coeff: float # KL(p(z)||q(z|x)) + KL(p(z'|.)||q(z'|.))
+    prior_coeff: float # KL(p(z)||p(z'|.))
+    dist_coeff: float # ||z - z'||_2
+    def __init__(self, task_coeff:float=0.7, concept_coeff:float=10.0, cf_coeff:float=2.0, kl_coeff:float=1.2,
+                 prior_coeff:float=1.0, dist_coeff:float=0.6, **old): # old names (`task`, `task_cf`, ...) are deprecated
+        vals = dict(task_coeff=task_coeff, concept_coeff=concept_coeff, cf_coeff=cf_coeff, kl_coeff=kl_coeff, prior_coeff=prior_coeff, dist_coeff=dist_coeff)
+        for k, v in old.items():
+            if k not in _OLD_WEIGHTS: raise TypeError(f"CFCBMLossWeights got an unexpected argument `{k}`")
+            vals[_OLD_WEIGHTS[k]] = _renamed(None, v, k, _OLD_WEIGHTS[k])
+        for k, v in vals.items(): setattr(self, k, check_positive(v, k, strict=False))
 
 @dataclass(repr=False)
 class CFCBMOutput(Result):
-    "One forward pass of a `CFCBM`: factual and counterfactual concepts and logits, plus the latent distributions."
+    "One forward pass of a `CFCBMNet`: factual and counterfactual concepts and logits, plus the latent distributions."
     c: torch.Tensor # concept probabilities, (n, k)
     y_logits: torch.Tensor # task logits f(c), (n, m)
     c_prime: torch.Tensor # counterfactual concept probabilities, (n, k)
     y_prime_logits: torch.Tensor # f(c'), (n, m)
-    y_prime: torch.Tensor # the requested target labels, (n,)
+    y_prime: torch.Tensor # the requested target labels (class indices), (n,)
     dists: dict = field(default_factory=dict) # q_z, q_zp, p_zp (torch Normals), z, z_prime
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #bb26f9ce
@@ -76,98 +99,252 @@ class _Gauss(nn.Module):
         super().__init__(); self.mu, self.logvar = _mlp(d_in, hidden, d_out), _mlp(d_in, hidden, d_out)
     def forward(self, h): return Normal(self.mu(h), torch.exp(self.logvar(h) / 2) + 1e-6)
 
+def _draw(q:Normal, sample:bool, generator=None):
+    "A reparameterised sample of `q` from `generator` (on the mean's device), or its mean."
+    if not sample: return q.mean
+    return q.mean + q.stddev * torch.randn(q.mean.shape, generator=generator, device=q.mean.device)
+
 # %% ../../nbs/33_explain.cf_cbm.ipynb #bb5bcdd8
-class CFCBM(nn.Module):
-    "Counterfactual concept bottleneck model (Dominici et al., ICLR 2025)."
-    def __init__(self, in_dim:int, n_concepts:int, n_classes:int, # input width, number of binary concepts, classes
-                 emb:int=64, z_dim:int=16, head_hidden:int=32, # encoder width, latent size, task-head width
-                 loss_weights:CFCBMLossWeights|None=None):
+class CFCBMNet(nn.Module):
+    "The CF-CBM network: encoder, q(z|x), q(z'|z,c,y,y'), p(z'|z,c,y), a shared concept decoder g and task head f."
+    def __init__(self, d_in:int, # input width
+                 n_concepts:int, # number of binary concepts k
+                 n_classes:int, # number of classes m
+                 emb:int=64, # encoder width
+                 z_dim:int=16, # latent size
+                 head_hidden:int=32, # task-head width
+                ):
         super().__init__()
-        for v, n in [(in_dim, 'in_dim'), (n_concepts, 'n_concepts'), (emb, 'emb'), (z_dim, 'z_dim'), (head_hidden, 'head_hidden')]: check_int(v, n, lo=1)
+        for v, n in [(d_in, 'd_in'), (n_concepts, 'n_concepts'), (emb, 'emb'), (z_dim, 'z_dim'), (head_hidden, 'head_hidden')]: check_int(v, n, lo=1)
         check_int(n_classes, 'n_classes', lo=2)
-        self.k, self.m, self.w = n_concepts, n_classes, loss_weights or CFCBMLossWeights()
-        self.encoder = nn.Sequential(nn.Linear(in_dim, emb), nn.LeakyReLU(), nn.Linear(emb, emb), nn.LeakyReLU())
+        self.k, self.m = n_concepts, n_classes
+        self.encoder = nn.Sequential(nn.Linear(d_in, emb), nn.LeakyReLU(), nn.Linear(emb, emb), nn.LeakyReLU())
         self.q_z = _Gauss(emb, emb, z_dim)                                    # q(z | x)
         self.q_zp = _Gauss(z_dim + n_concepts + 2 * n_classes, emb, z_dim)   # q(z' | z, c, y, y')
         self.p_zp = _Gauss(z_dim + n_concepts + n_classes, emb, z_dim)       # p(z' | z, c, y)
         self.g = _mlp(z_dim, emb, n_concepts)                                # concept decoder, shared
         self.head = _mlp(n_concepts, head_hidden, n_classes)                 # task head f(c), shared
-        self.fitted_ = False
+        self.cf_detach = True  # in training, CE(y', f(c')) moves only the counterfactual generator
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #bd04dc99
-def _check_x(self, x): return check_array(x, 'x', ndim=2, n_cols=self.encoder[0].in_features)
+def _factual(self, x, sample=False, generator=None):
+    "q(z|x), z, concept probabilities c and task logits f(c)."
+    q = self.q_z(self.encoder(x)); z = _draw(q, sample, generator); c = torch.sigmoid(4 * self.g(z))
+    return q, z, c, self.head(c)
 
-def _forward(self, x, # inputs (n, in_dim)
-             y_prime=None, # target labels (n,); None: a random label different from the prediction
-             sample:bool=False, # sample the latents (training) or use the posterior means (inference)
-             generator:torch.Generator|None=None)->CFCBMOutput:
+def _net_forward(self, x:torch.Tensor, # inputs (n, d_in), on the network's device
+                 y_prime:torch.Tensor|None=None, # target class indices (n,); None: a random class other than the prediction
+                 sample:bool=False, # sample the latents (training) or use the posterior means (inference)
+                 generator:torch.Generator|None=None, # source of the samples (on the network's device)
+                )->CFCBMOutput:
     "Concepts, label and counterfactual concepts for target `y_prime`, in one pass."
-    x = to_tensor(_check_x(self, x)); q = self.q_z(self.encoder(x))
-    z = q.rsample() if sample else q.mean
-    c = torch.sigmoid(4 * self.g(z)); y_logits = self.head(c)
+    q, z, c, y_logits = _factual(self, x, sample, generator)
     if y_prime is None: y_prime = _other_label(y_logits.argmax(1), self.m, generator)
-    y_prime = _check_labels(y_prime, len(x), self.m, 'y_prime')
     py = y_logits.softmax(-1); yp = F.one_hot(y_prime, self.m).float()
     q2, p2 = self.q_zp(torch.cat([z, c, py, yp], 1)), self.p_zp(torch.cat([z, c, py], 1))
-    zp = q2.rsample() if sample else q2.mean
+    zp = _draw(q2, sample, generator)
+    if self.training and self.cf_detach:  # the counterfactual loss trains the generator q(z'|.), not the shared g and f
+        cp = torch.sigmoid(4 * _frozen(self.g, zp)); return CFCBMOutput(c, y_logits, cp, _frozen(self.head, cp), y_prime, dict(q_z=q, q_zp=q2, p_zp=p2, z=z, z_prime=zp))
     cp = torch.sigmoid(4 * self.g(zp))
     return CFCBMOutput(c, y_logits, cp, self.head(cp), y_prime, dict(q_z=q, q_zp=q2, p_zp=p2, z=z, z_prime=zp))
-CFCBM.forward = _forward
+
+def _frozen(module, x):
+    "`module(x)` with the module's parameters detached (gradients flow to `x` only)."
+    return torch.func.functional_call(module, {k: v.detach() for k, v in module.named_parameters()}, (x,))
+CFCBMNet.forward = _net_forward
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #d2b64c3b
 def _other_label(y, m, generator=None):
-    "A uniformly random label different from `y`."
-    return (y + torch.randint(1, m, y.shape, generator=generator)) % m
+    "A uniformly random class index different from `y` (drawn on `y`'s device)."
+    return (y + torch.randint(1, m, y.shape, generator=generator, device=y.device)) % m
+
+def _head_device(head): return next(head.parameters()).device
 
 @torch.no_grad()
 def _n_out(head, c): return head(c[:1]).shape[1]
 
-def _check_labels(y, n, m, name):
-    y = to_tensor(check_array(y, name, ndim=1), dtype=torch.long)
-    if len(y) != n: raise ValueError(f"`{name}` must have {n} entries (one per row of `x`), got {len(y)}")
-    if len(y) and (y.min() < 0 or y.max() >= m): raise ValueError(f"`{name}` must hold labels in 0..{m - 1}")
-    return y
+def _check_target(target, n, m, name='target'):
+    "Target class indices (n,) in 0..m-1 as a long tensor; a scalar is broadcast to every row."
+    if isinstance(target, (int, np.integer)) and not isinstance(target, bool): target = np.full(n, int(target))
+    y = check_labels(check_array(target, name, ndim=1), name, classes=np.arange(m), n_rows=n)
+    return torch.as_tensor(y.astype(np.int64))
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #172e76e8
-def cfcbm_loss(out:CFCBMOutput, C, y, # forward output, true concepts (n, k), true labels (n,)
-               w:CFCBMLossWeights)->torch.Tensor:
+def cfcbm_loss(out:CFCBMOutput, # a training forward pass (sampled latents)
+               C:torch.Tensor, # true binary concepts (n, k)
+               y:torch.Tensor, # true class indices (n,)
+               w:CFCBMLossWeights, # the weight of every term
+               cf_scale:float=1.0, # extra factor on the counterfactual term (the adaptive schedule of `CFCBM.fit`)
+              )->torch.Tensor:
     "The CF-CBM training loss (see the equation above)."
+    if not isinstance(out, CFCBMOutput): raise TypeError(f"`out` must be a CFCBMOutput (a forward pass of CFCBMNet), got {type(out).__name__}")
+    if not isinstance(w, CFCBMLossWeights): raise TypeError(f"`w` must be a CFCBMLossWeights, got {type(w).__name__}")
+    n, k = out.c.shape
+    if not isinstance(C, torch.Tensor): raise TypeError(f"`C` must be a torch tensor, got {type(C).__name__}")
+    check_array(C, 'C', ndim=2, n_cols=k)
+    if len(C) != n or bool(((C != 0) & (C != 1)).any()): raise ValueError(f"`C` must be {n} rows of binary (0/1) concepts")
+    if not isinstance(y, torch.Tensor): raise TypeError(f"`y` must be a torch tensor, got {type(y).__name__}")
+    y = torch.as_tensor(check_labels(y, 'y', classes=np.arange(out.y_logits.shape[1]), n_rows=n).astype(np.int64), device=out.y_logits.device)
+    check_positive(cf_scale, 'cf_scale', strict=False)
+    return _cfcbm_loss(out, C, y, w, cf_scale)
+
+def _cfcbm_loss(out, C, y, w, cf_scale=1.0):
     d = out.dists; std = Normal(torch.zeros_like(d['z']), torch.ones_like(d['z']))
-    return (w.task * F.cross_entropy(out.y_logits, y) + w.concept * F.binary_cross_entropy(out.c, C)
-            + w.task_cf * F.cross_entropy(out.y_prime_logits, out.y_prime)
-            + w.kl * (kl_divergence(std, d['q_z']).mean() + kl_divergence(d['p_zp'], d['q_zp']).mean())
-            + w.prior * kl_divergence(std, d['p_zp']).mean() + w.dist * (d['z'] - d['z_prime']).norm(dim=1).mean())
+    return (w.task_coeff * F.cross_entropy(out.y_logits, y) + w.concept_coeff * F.binary_cross_entropy(out.c, C)
+            + cf_scale * w.cf_coeff * F.cross_entropy(out.y_prime_logits, out.y_prime)
+            + w.kl_coeff * (kl_divergence(std, d['q_z']).mean() + kl_divergence(d['p_zp'], d['q_zp']).mean())
+            + w.prior_coeff * kl_divergence(std, d['p_zp']).mean() + w.dist_coeff * (d['z'] - d['z_prime']).norm(dim=1).mean())
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #daf996b8
-def _fit(self, X, C, y, # inputs (n, d), binary concepts (n, k), labels (n,)
-         epochs:int=40, lr:float=3e-3, batch_size:int=128, seed:int=0):
-    "Train jointly (AdamW); returns `self` in eval mode."
-    X = to_tensor(check_array(X, 'X', ndim=2, n_cols=self.encoder[0].in_features))
-    C = to_tensor(check_array(C, 'C', ndim=2, n_cols=self.k)); y = _check_labels(y, len(X), self.m, 'y')
+class CFCBM(ClassifierMixin, BaseEstimator):
+    "Counterfactual concept bottleneck model (Dominici et al., ICLR 2025) as a scikit-learn classifier: `fit(X, C, y)`."
+    def __init__(self, *, emb:int=64, # encoder width
+                 z_dim:int=16, # latent size
+                 head_hidden:int=32, # task-head width
+                 task_coeff:float=0.7, # weight of CE(y, f(c))
+                 concept_coeff:float=10.0, # weight of BCE(c*, c)
+                 cf_coeff:float=2.0, # weight of CE(y', f(c')) at the start of training (the paper: 0.3 on dSprites)
+                 kl_coeff:float=1.2, # weight of the two posterior KL terms
+                 prior_coeff:float=1.0, # weight of KL(p(z) || p(z'|.))
+                 dist_coeff:float=0.6, # weight of ||z - z'||_2
+                 max_iter:int=40, # training epochs (more are added while the counterfactual branch has not converged)
+                 lr:float=3e-3, # AdamW learning rate
+                 batch_size:int=128, # minibatch size
+                 cf_target:float=0.9, # training-data counterfactual validity the adaptive schedule aims for (0: no adaptation)
+                 max_cf_iter:int=160, # extra epochs allowed while validity on the training data stays below `cf_target`
+                 seed:int|np.random.Generator|None=0, # seed of the initialisation, minibatches, targets and latent samples
+                 device:str|None=None, # torch device (None: `get_device()`)
+                ):
+        self.emb, self.z_dim, self.head_hidden = emb, z_dim, head_hidden
+        self.task_coeff, self.concept_coeff, self.cf_coeff, self.kl_coeff, self.prior_coeff, self.dist_coeff = task_coeff, concept_coeff, cf_coeff, kl_coeff, prior_coeff, dist_coeff
+        self.max_iter, self.lr, self.batch_size, self.cf_target, self.max_cf_iter = max_iter, lr, batch_size, cf_target, max_cf_iter
+        self.seed, self.device = seed, device
+    @property
+    def loss_weights(self)->CFCBMLossWeights:
+        "The loss weights as one `CFCBMLossWeights` (validated)."
+        return CFCBMLossWeights(self.task_coeff, self.concept_coeff, self.cf_coeff, self.kl_coeff, self.prior_coeff, self.dist_coeff)
+
+# %% ../../nbs/33_explain.cf_cbm.ipynb #90d614a0
+def _check_params(self):
+    for n in ('emb', 'z_dim', 'head_hidden', 'max_iter', 'batch_size'): check_int(getattr(self, n), n, lo=1)
+    check_int(self.max_cf_iter, 'max_cf_iter', lo=0); check_positive(self.lr, 'lr')
+    if not isinstance(self.cf_target, (int, float, np.floating)) or isinstance(self.cf_target, bool) or not 0 <= self.cf_target <= 1:
+        raise ValueError(f"`cf_target` must be a number in [0, 1], got {self.cf_target!r}")
+    check_seed(self.seed); return self.loss_weights, get_device(self.device)
+
+def _labels(y, n_rows):
+    "Class labels of any values (negative ints and strings are classes too), validated: 1-D, finite, whole numbers, one per row."
+    y = to_numpy(y) if isinstance(y, torch.Tensor) else np.asarray(y)
+    if y.ndim == 1 and y.dtype.kind in 'fc' and len(y) and not np.isfinite(y).all(): raise ValueError("`y` contains NaN or inf")
+    return check_labels(y, 'y', classes=np.unique(y) if y.ndim == 1 else None, n_rows=n_rows)
+
+def _check_xcy(self, X, C, y):
+    X = check_array(X, 'X', ndim=2, min_rows=2); C = check_array(C, 'C', ndim=2)
     if len(C) != len(X): raise ValueError(f"`C` must have {len(X)} rows (one per row of `X`), got {len(C)}")
-    if ((C != 0) & (C != 1)).any(): raise ValueError("`C` must be binary (0/1)")
-    check_int(epochs, 'epochs', lo=1); check_positive(lr, 'lr'); check_int(batch_size, 'batch_size', lo=1)
-    seed_everything(seed); g = torch_generator(seed); opt = torch.optim.AdamW(self.parameters(), lr=lr); self.train()
-    for _ in progress(range(epochs), desc='CF-CBM'):
-        for idx in torch.randperm(len(X), generator=g).split(batch_size):
-            out = self(X[idx], _other_label(y[idx], self.m, g), sample=True, generator=g)
-            loss = cfcbm_loss(out, C[idx], y[idx], self.w); opt.zero_grad(); loss.backward(); opt.step()
-    self.fitted_ = True
-    return self.eval()
+    Cn = to_numpy(C)
+    if ((Cn != 0) & (Cn != 1)).any(): raise ValueError("`C` must be binary (0/1)")
+    y = _labels(y, n_rows=len(X)); classes, yi = np.unique(y, return_inverse=True)
+    if len(classes) < 2: raise ValueError(f"`y` must contain at least two classes, got {classes.tolist()}")
+    return X, Cn.astype(np.float32), classes, yi
+
+@torch.no_grad()
+def _train_validity(net, X, targets):
+    "Share of (x, target) training queries whose binary counterfactual makes the head predict the target."
+    net.eval(); out = net(X, targets); ok = net.head((out.c_prime > .5).float()).argmax(1) == targets; net.train()
+    return float(ok.float().mean())
+
+# %% ../../nbs/33_explain.cf_cbm.ipynb #ba67658c
+def _fit(self, X, # inputs (n, d)
+         C, # binary concepts (n, k)
+         y, # labels (n,), any `k >= 2` distinct values
+         epochs:int|None=None, lr:float|None=None, batch_size:int|None=None, seed:int|None=None, # deprecated: set them on the estimator
+        ):
+    "Train jointly (AdamW), adapting the counterfactual weight until the branch is valid on the training data; returns `self`."
+    for n, v in dict(epochs=epochs, lr=lr, batch_size=batch_size, seed=seed).items():
+        if v is not None:
+            warnings.warn(f"`fit({n}=...)` is deprecated: pass `{'max_iter' if n == 'epochs' else n}` to `CFCBM(...)`", DeprecationWarning, stacklevel=2)
+            self.set_params(**{'max_iter' if n == 'epochs' else n: v})
+    w, dev = _check_params(self); X, C, self.classes_, yi = _check_xcy(self, X, C, y)
+    self.n_features_in_, self.n_concepts_ = X.shape[1], C.shape[1]; m = len(self.classes_)
+    s = _seed_int(self.seed); g = torch_generator(s, device=dev)
+    with local_seed(s): net = CFCBMNet(X.shape[1], C.shape[1], m, self.emb, self.z_dim, self.head_hidden).to(dev)
+    X, C, yt = to_tensor(X, device=dev), to_tensor(C, device=dev), torch.as_tensor(yi, device=dev)
+    probe = torch.randperm(len(X), generator=g, device=dev)[:512]; probe_t = _other_label(yt[probe], m, g)
+    opt = torch.optim.AdamW(net.parameters(), lr=self.lr); net.train(); scale, hist = 1.0, []
+    for ep in progress(range(self.max_iter + self.max_cf_iter), desc='CF-CBM'):
+        for idx in torch.randperm(len(X), generator=g, device=dev).split(self.batch_size):
+            out = net(X[idx], _other_label(yt[idx], m, g), sample=True, generator=g)
+            loss = _cfcbm_loss(out, C[idx], yt[idx], w, scale); opt.zero_grad(); loss.backward(); opt.step()
+        v = _train_validity(net, X[probe], probe_t); hist.append((v, scale))
+        if v >= self.cf_target and ep + 1 >= self.max_iter: break
+        if v < self.cf_target and ep + 1 >= self.max_iter // 4: scale = min(scale * 1.25, 20.0)  # adaptive counterfactual weight
+    self.net_, self.n_iter_, self.train_validity_, self.cf_history_ = net.eval(), len(hist), hist[-1][0], hist
+    if self.train_validity_ < self.cf_target:
+        warnings.warn(f"CFCBM: counterfactual validity on the training data is {self.train_validity_:.2f} < `cf_target`={self.cf_target} "
+                      f"after {self.n_iter_} epochs; the counterfactual branch has not converged (raise `max_cf_iter` or `cf_coeff`)", RuntimeWarning, stacklevel=2)
+    return self
 CFCBM.fit = _fit
 
+# %% ../../nbs/33_explain.cf_cbm.ipynb #4dacebce
+def _x(self, x, name='x'):
+    check_fitted(self, 'net_'); x = check_array(x, name, ndim=2, n_cols=self.n_features_in_)
+    return to_tensor(x, device=_head_device(self.net_))
+
+@torch.no_grad()
+def _predict_proba(self, X)->np.ndarray: # inputs (n, d)
+    "Class probabilities softmax(f(c)) at the posterior mean, (n, n_classes)."
+    Xt = _x(self, X, 'X'); return like(_factual(self.net_, Xt)[3].softmax(1), X)
+
+def _predict(self, X)->np.ndarray: # inputs (n, d)
+    "Predicted labels (from `classes_`)."
+    i = to_numpy(_predict_proba(self, X)).argmax(1); lab = self.classes_[i]
+    return like(lab, X) if isinstance(X, torch.Tensor) and lab.dtype.kind in 'iuf' else lab
+
+@torch.no_grad()
+def _predict_concepts(self, X)->np.ndarray: # inputs (n, d)
+    "Concept probabilities c at the posterior mean, (n, k)."
+    Xt = _x(self, X, 'X'); return like(_factual(self.net_, Xt)[2], X)
+
+@torch.no_grad()
+def _forward(self, x, # inputs (n, d)
+             target=None, # target labels (n,) from `classes_`; None: a random class other than the prediction
+             seed:int|None=0, # seed of the random targets when `target` is None
+            )->CFCBMOutput:
+    "One inference pass of the network: factual and counterfactual concepts and logits (torch, on the model's device)."
+    check_seed(seed); xt = _x(self, x); t = None if target is None else _check_target(_encode(self, target, len(xt)), len(xt), len(self.classes_)).to(xt.device)
+    return self.net_(xt, t, generator=None if target is not None else torch_generator(seed, device=xt.device))
+CFCBM.predict_proba, CFCBM.predict, CFCBM.predict_concepts, CFCBM.forward = _predict_proba, _predict, _predict_concepts, _forward
+
+# %% ../../nbs/33_explain.cf_cbm.ipynb #3089e5ae
+def _encode(self, target, n, name='target'):
+    "Class indices (n,) of `target` labels from `classes_` (a single label is broadcast to every row)."
+    if isinstance(target, torch.Tensor): target = to_numpy(target)
+    if np.ndim(target) == 0 and not isinstance(target, (bool, np.bool_)): target = np.full(n, target)
+    t = check_labels(check_array(target, name, ndim=1), name, classes=self.classes_, n_rows=n)
+    return np.searchsorted(self.classes_, t)
+
 # %% ../../nbs/33_explain.cf_cbm.ipynb #32cdc404
-def digit_concept_split(seed:int=0, n_train:int=1300):
+def digit_concept_split(seed:int=0, # seed of the permutation
+                        n_train:int=1300, # training rows (the rest is the test set)
+                       )->tuple:
     "Seeded train/test split of `load_digit_concepts()`: (train, test) `ConceptData`."
-    d = load_digit_concepts(); p = np.random.default_rng(seed).permutation(len(d.X)); tr, te = p[:n_train], p[n_train:]
+    check_seed(seed); d = load_digit_concepts(); check_int(n_train, 'n_train', lo=2, hi=len(d.X) - 1)
+    p = as_generator(seed).permutation(len(d.X)); tr, te = p[:n_train], p[n_train:]
     sub = lambda i: ConceptData(d.X[i], d.C[i], d.y[i], d.concept_names)
     return sub(tr), sub(te)
 
 @functools.lru_cache(maxsize=4)
-def digits_cfcbm(seed:int=0, epochs:int=40):
-    "A `CFCBM` trained on `digit_concept_split(seed)` (memoised in this process): (model, train, test)."
-    train, test = digit_concept_split(seed); seed_everything(seed)  # seeds the initialisation too
-    return CFCBM(64, 6, 10).fit(train.X, train.C, train.y, epochs=epochs, seed=seed), train, test
+def _digits_cfcbm(seed, max_iter):
+    train, test = digit_concept_split(seed)
+    return CFCBM(max_iter=max_iter, seed=seed).fit(train.X, train.C, train.y), train, test
+
+def digits_cfcbm(seed:int=0, # seed of the split and of the model
+                 max_iter:int=40, # training epochs
+                 *, epochs:int|None=None, # deprecated name of `max_iter`
+                )->tuple:
+    "A `CFCBM` trained on `digit_concept_split(seed)`: (model, train, test); memoised, each call gets its own copy."
+    max_iter = _renamed(max_iter, epochs, 'epochs', 'max_iter'); check_int(seed, 'seed', lo=0); check_int(max_iter, 'max_iter', lo=1)
+    return copy.deepcopy(_digits_cfcbm(int(seed), int(max_iter)))
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #6be6c20b
 @dataclass(repr=False)
@@ -176,9 +353,9 @@ class ConceptCounterfactual(Result):
     c: np.ndarray # factual binary concepts, (n, k)
     c_prime: np.ndarray # counterfactual binary concepts, (n, k)
     y: np.ndarray # the model's factual prediction, (n,)
-    y_prime: np.ndarray # the requested target, (n,)
+    target: np.ndarray # the requested target, (n,)
     y_cf: np.ndarray # the head's prediction on `c_prime`, (n,)
-    status: np.ndarray # 'found' | 'not_found' | 'infeasible', (n,)
+    status: np.ndarray # 'found' | 'not_found' | 'proved_none' (`trustnb.core.RECOURSE_STATUSES`), (n,)
     certified: bool # True when every non-found query was checked by exhaustive enumeration
     seconds: float # wall time of the generation (not of the certificate)
     method: str = '' # which generator produced `c_prime`
@@ -186,137 +363,195 @@ class ConceptCounterfactual(Result):
     def validity(self)->float: return float((self.status == 'found').mean())
     @property
     def hamming(self)->np.ndarray: return (self.c != self.c_prime).sum(1)
+    @property
+    def y_prime(self)->np.ndarray:
+        "Deprecated alias of `target`."
+        warnings.warn("`ConceptCounterfactual.y_prime` is deprecated: use `.target`", DeprecationWarning, stacklevel=2); return self.target
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #8f3ec48d
-def all_binary(k:int)->torch.Tensor: # number of concepts (<= 20)
+def all_binary(k:int, # number of concepts (<= 20)
+               device=None, # torch device of the result (None: CPU)
+              )->torch.Tensor:
     "All 2^k binary vectors, shape (2^k, k), float32."
-    check_int(k, 'k', lo=1, hi=20)
-    return ((torch.arange(2 ** k)[:, None] >> torch.arange(k)) & 1).float()
+    check_int(k, 'k', lo=1, hi=20); r = torch.arange(2 ** k, device=device)
+    return ((r[:, None] >> torch.arange(k, device=device)) & 1).float()
+
+def _check_head_query(head, c, target, fixed, y_prime=None):
+    "Validate a head-level query: (binary c on the head's device, target class indices, fixed concept indices)."
+    if not isinstance(head, nn.Module): raise TypeError(f"`head` must be a torch module (a concept -> logits head), got {type(head).__name__}")
+    target = _renamed(target, y_prime, 'y_prime', 'target', stacklevel=4)
+    if target is None: raise TypeError("`target` is required")
+    c = check_array(c, 'c', ndim=2); cn = to_numpy(c)
+    if ((cn != 0) & (cn != 1)).any(): raise ValueError("`c` must be binary (0/1) concept vectors")
+    dev = _head_device(head); c = to_tensor(cn, device=dev)
+    k = c.shape[1]; m = _n_out(head, c) if len(c) else 2
+    fixed = [check_int(j, 'fixed', lo=0, hi=k - 1) for j in _as_list(fixed, 'fixed')]
+    return c, _check_target(target, len(c), m).to(dev), fixed
+
+def _as_list(v, name):
+    if isinstance(v, (list, tuple, range)): return list(v)
+    if isinstance(v, (np.ndarray, torch.Tensor)) and v.ndim == 1: return to_numpy(v).tolist()
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool): return [v]
+    raise TypeError(f"`{name}` must be a list of concept indices, got {type(v).__name__}")
 
 @torch.no_grad()
-def reachable(head:nn.Module, c, y_prime, fixed=(), # task head, factual binary concepts (n, k), targets (n,), immutable concept indices
+def reachable(head:nn.Module, # task head f (concepts -> logits)
+              c, # factual binary concepts (n, k)
+              target=None, # target class indices (n,)
+              fixed=(), # indices of immutable concepts
+              *, y_prime=None, # deprecated name of `target`
              )->np.ndarray:
-    "For each query: does any binary concept vector that keeps `fixed` equal to `c` make `head` predict `y_prime`? (exact)"
-    c = to_tensor(c); allc = all_binary(c.shape[1]); pred = head(allc).argmax(1)
-    ok = pred[None, :] == to_tensor(y_prime, dtype=torch.long)[:, None]
+    "For each query: does any binary concept vector that keeps `fixed` equal to `c` make `head` predict `target`? (exact)"
+    c, yp, fixed = _check_head_query(head, c, target, fixed, y_prime)
+    return _reachable(head, c, yp, fixed)
+
+def _reachable(head, c, yp, fixed):
+    allc = all_binary(c.shape[1], c.device); pred = head(allc).argmax(1); ok = pred[None, :] == yp[:, None]
     for j in fixed: ok &= allc[None, :, j] == c[:, None, j]
-    return ok.any(1).numpy()
+    return to_numpy(ok.any(1))
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #58c10429
-def _status(head, c, cp, y_prime, fixed, k_max=20):
-    "Statuses of binary counterfactuals `cp`; enumerates 2^k vectors to certify misses when k <= `k_max`."
-    with torch.no_grad(): y_cf = head(cp).argmax(1).numpy()
-    yp = to_numpy(y_prime); found = y_cf == yp; status = np.where(found, 'found', 'not_found').astype(object)
+def _status(head, c, cp, target, fixed, k_max=20):
+    "Statuses of binary counterfactuals `cp`; enumerates 2^k vectors to prove misses unreachable when k <= `k_max`."
+    with torch.no_grad(): y_cf = to_numpy(head(cp).argmax(1))
+    yp = to_numpy(target); found = y_cf == yp; status = np.where(found, 'found', 'not_found').astype(object)
     certified = c.shape[1] <= k_max
     if certified and (~found).any():
-        miss = np.flatnonzero(~found); ok = reachable(head, c[miss], yp[miss], fixed)
-        status[miss[~ok]] = 'infeasible'
+        miss = np.flatnonzero(~found); ok = _reachable(head, c[miss], target[miss], fixed)
+        status[miss[~ok]] = 'proved_none'
     return y_cf, status.astype(str), certified
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #216e5cbb
-def _counterfactual(self, x, # inputs (n, in_dim)
-                    y_prime, # target labels (n,)
+def _counterfactual(self, x, # inputs (n, d)
+                    target=None, # target labels (n,) from `classes_`, or one label for every row
                     fixed=(), # indices of immutable concepts
+                    *, y_prime=None, # deprecated name of `target`
                    )->ConceptCounterfactual:
-    "One forward pass: a concept-level counterfactual for each (x, y') query, with a certified status."
-    if not self.fitted_: raise ValueError("CFCBM is not fitted yet: call `.fit(...)` first")
-    fixed = [check_int(j, 'fixed', lo=0, hi=self.k - 1) for j in fixed]
+    "One forward pass: a concept-level counterfactual for each (x, target) query, with a certified status."
+    check_fitted(self, 'net_'); target = _renamed(target, y_prime, 'y_prime', 'target')
+    if target is None: raise TypeError("`target` is required")
+    xt = _x(self, x); t = torch.as_tensor(_encode(self, target, len(xt)), device=xt.device)
+    fixed = [check_int(j, 'fixed', lo=0, hi=self.n_concepts_ - 1) for j in _as_list(fixed, 'fixed')]
     t0 = time.perf_counter()
     with torch.no_grad():
-        out = self(x, y_prime); c = (out.c > .5).float(); cp = (out.c_prime > .5).float()
+        out = self.net_(xt, t); c = (out.c > .5).float(); cp = (out.c_prime > .5).float()
         if fixed: cp[:, fixed] = c[:, fixed]
     secs = time.perf_counter() - t0
-    y_cf, status, cert = _status(self.head, c, cp, out.y_prime, fixed)
-    return ConceptCounterfactual(c.numpy(), cp.numpy(), out.y_logits.argmax(1).numpy(), out.y_prime.numpy(), y_cf, status, cert, secs, 'cf_cbm')
+    y_cf, status, cert = _status(self.net_.head, c, cp, t, fixed); lab = self.classes_
+    return ConceptCounterfactual(to_numpy(c), to_numpy(cp), lab[to_numpy(out.y_logits.argmax(1))], lab[to_numpy(t)], lab[y_cf], status, cert, secs, 'cf_cbm')
 CFCBM.counterfactual = _counterfactual
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #6fe6839b
 @torch.no_grad()
-def _intervene(self, x, # inputs (n, in_dim)
+def _intervene(self, x, # inputs (n, d)
                concept_idx, # indices of the concepts to set
                values, # their new values (0/1), one per index
-              )->torch.Tensor: # task logits after the intervention
+              )->np.ndarray: # task logits after the intervention (n, n_classes); torch in -> torch out
     "Set concepts `concept_idx` to `values` (after binarising the predicted concepts) and return the head's logits."
-    idx = [check_int(j, 'concept_idx', lo=0, hi=self.k - 1) for j in np.atleast_1d(concept_idx)]
-    v = to_tensor(np.atleast_1d(values)).float()
-    if len(v) != len(idx): raise ValueError(f"`values` must have one entry per concept index ({len(idx)}), got {len(v)}")
-    c = (self(x, torch.zeros(len(_check_x(self, x)), dtype=torch.long)).c > .5).float(); c[:, idx] = v
-    return self.head(c)
+    xt = _x(self, x); idx = [check_int(j, 'concept_idx', lo=0, hi=self.n_concepts_ - 1) for j in _as_list(concept_idx, 'concept_idx')]
+    if not idx: raise ValueError("`concept_idx` must name at least one concept")
+    try: v = np.atleast_1d(to_numpy(values) if isinstance(values, torch.Tensor) else np.asarray(values, dtype=float))
+    except (TypeError, ValueError): raise TypeError(f"`values` must be 0/1 numbers, one per concept index, got {type(values).__name__}") from None
+    if v.ndim != 1 or len(v) != len(idx): raise ValueError(f"`values` must have one entry per concept index ({len(idx)}), got {v.shape}")
+    if ((v != 0) & (v != 1)).any(): raise ValueError("`values` must be 0 or 1")
+    c = (_factual(self.net_, xt)[2] > .5).float(); c[:, idx] = torch.as_tensor(v, dtype=c.dtype, device=c.device)
+    return like(self.net_.head(c), x)
 CFCBM.intervene = _intervene
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #b77939f6
-def posthoc_counterfactual(head:nn.Module, c, y_prime, # task head, factual binary concepts (n, k), targets (n,)
-                           steps:int=100, lr:float=0.1, lam:float=0.05, fixed=(), # search length, step size, L1 weight, immutables
+def posthoc_counterfactual(head:nn.Module, # task head f (concepts -> logits)
+                           c, # factual binary concepts (n, k)
+                           target=None, # target class indices (n,)
+                           max_iter:int=100, # Adam steps of the search
+                           lr:float=0.1, # step size
+                           l1_coeff:float=0.05, # weight of the L1 distance to `c`
+                           fixed=(), # indices of immutable concepts
+                           *, y_prime=None, steps:int|None=None, lam:float|None=None, # deprecated names of `target`, `max_iter`, `l1_coeff`
                           )->ConceptCounterfactual:
     "Post-hoc Wachter-style gradient search in concept space on a trained `head`, batched over queries."
-    check_int(steps, 'steps', lo=1); check_positive(lr, 'lr'); check_positive(lam, 'lam', strict=False)
-    c = to_tensor(check_array(c, 'c', ndim=2)); yp = _check_labels(y_prime, len(c), _n_out(head, c), 'y_prime')
-    t0 = time.perf_counter(); free = torch.ones_like(c); free[:, list(fixed)] = 0
+    max_iter = _renamed(max_iter, steps, 'steps', 'max_iter'); l1_coeff = _renamed(l1_coeff, lam, 'lam', 'l1_coeff')
+    check_int(max_iter, 'max_iter', lo=1); check_positive(lr, 'lr'); check_positive(l1_coeff, 'l1_coeff', strict=False)
+    c, yp, fixed = _check_head_query(head, c, target, fixed, y_prime)
+    t0 = time.perf_counter(); free = torch.ones_like(c); free[:, fixed] = 0
     u = torch.logit(c.clamp(0.05, 0.95)).requires_grad_(); opt = torch.optim.Adam([u], lr=lr)
-    for _ in range(steps):
-        ct = c + free * (torch.sigmoid(u) - c)
-        loss = F.cross_entropy(head(ct), yp) + lam * (ct - c).abs().sum(1).mean(); opt.zero_grad(); loss.backward(); opt.step()
+    with torch.enable_grad():
+        for _ in range(max_iter):
+            ct = c + free * (torch.sigmoid(u) - c)
+            loss = F.cross_entropy(head(ct), yp) + l1_coeff * (ct - c).abs().sum(1).mean(); opt.zero_grad(); loss.backward(); opt.step()
     with torch.no_grad(): cp = torch.where(free.bool(), (torch.sigmoid(u) > .5).float(), c)
-    secs = time.perf_counter() - t0; y_cf, status, cert = _status(head, c, cp, yp, list(fixed))
-    with torch.no_grad(): y0 = head(c).argmax(1).numpy()
-    return ConceptCounterfactual(c.numpy(), cp.numpy(), y0, yp.numpy(), y_cf, status, cert, secs, 'posthoc_gradient')
+    secs = time.perf_counter() - t0; y_cf, status, cert = _status(head, c, cp, yp, fixed)
+    with torch.no_grad(): y0 = to_numpy(head(c).argmax(1))
+    return ConceptCounterfactual(to_numpy(c), to_numpy(cp), y0, to_numpy(yp), y_cf, status, cert, secs, 'posthoc_gradient')
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #6dbbf503
 @torch.no_grad()
-def exact_counterfactual(head:nn.Module, c, y_prime, # task head, factual binary concepts (n, k), targets (n,)
-                         fixed=(), plausible=None, # immutable concept indices; optional (p, k) set of allowed vectors
+def exact_counterfactual(head:nn.Module, # task head f (concepts -> logits)
+                         c, # factual binary concepts (n, k), k <= 20
+                         target=None, # target class indices (n,)
+                         fixed=(), # indices of immutable concepts
+                         plausible=None, # optional (p, k) set of allowed binary concept vectors
+                         *, y_prime=None, # deprecated name of `target`
                         )->ConceptCounterfactual:
     "Minimum-Hamming counterfactual by enumeration of all 2^k concept vectors (or of the `plausible` ones)."
-    c = to_tensor(check_array(c, 'c', ndim=2)); yp = _check_labels(y_prime, len(c), _n_out(head, c), 'y_prime')
+    c, yp, fixed = _check_head_query(head, c, target, fixed, y_prime)
     t0 = time.perf_counter()
-    cand = all_binary(c.shape[1]) if plausible is None else torch.unique(to_tensor(check_array(plausible, 'plausible', ndim=2, n_cols=c.shape[1])), dim=0)
+    if plausible is None: cand = all_binary(c.shape[1], c.device)
+    else:
+        p = to_numpy(check_array(plausible, 'plausible', ndim=2, n_cols=c.shape[1]))
+        if ((p != 0) & (p != 1)).any(): raise ValueError("`plausible` must hold binary (0/1) concept vectors")
+        cand = torch.unique(to_tensor(p, device=c.device), dim=0)
     d = (c[:, None, :] != cand[None]).float().sum(2); ok = head(cand).argmax(1)[None, :] == yp[:, None]
     for j in fixed: ok &= cand[None, :, j] == c[:, None, j]
     best = torch.where(ok, d, torch.inf).argmin(1); cp = torch.where(ok.any(1)[:, None], cand[best], c)
-    secs = time.perf_counter() - t0; y_cf, status, cert = _status(head, c, cp, yp, list(fixed))
-    return ConceptCounterfactual(c.numpy(), cp.numpy(), head(c).argmax(1).numpy(), yp.numpy(), y_cf, status, cert, secs,
+    secs = time.perf_counter() - t0; y_cf, status, cert = _status(head, c, cp, yp, fixed)
+    return ConceptCounterfactual(to_numpy(c), to_numpy(cp), to_numpy(head(c).argmax(1)), to_numpy(yp), y_cf, status, cert, secs,
                                  'exact' if plausible is None else 'exact_plausible')
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #c8521563
-def _plain_cbm_accuracy(train, test, seed, epochs=40):
+def _plain_cbm_accuracy(train, test, seed, max_iter=40):
     "Test accuracy of a plain joint CBM with the same encoder/decoder/head widths (no counterfactual branch)."
-    seed_everything(seed); g = torch_generator(seed)
-    enc = nn.Sequential(nn.Linear(64, 64), nn.LeakyReLU(), nn.Linear(64, 64), nn.LeakyReLU(), _mlp(64, 64, 6)); head = _mlp(6, 32, 10)
+    g = torch_generator(seed)
+    with local_seed(seed): enc = nn.Sequential(nn.Linear(64, 64), nn.LeakyReLU(), nn.Linear(64, 64), nn.LeakyReLU(), _mlp(64, 64, 6)); head = _mlp(6, 32, 10)
     X, C, y = map(torch.as_tensor, (train.X, train.C, train.y)); opt = torch.optim.AdamW([*enc.parameters(), *head.parameters()], lr=3e-3)
-    for _ in range(epochs):
+    for _ in range(max_iter):
         for idx in torch.randperm(len(X), generator=g).split(128):
             c = torch.sigmoid(enc(X[idx])); loss = 10 * F.binary_cross_entropy(c, C[idx]) + 0.7 * F.cross_entropy(head(c), y[idx])
             opt.zero_grad(); loss.backward(); opt.step()
     with torch.no_grad(): return float((head(torch.sigmoid(enc(torch.as_tensor(test.X)))).argmax(1).numpy() == test.y).mean())
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #9dff3257
-def cf_cbm_experiment(seed:int=0, epochs:int=40)->dict:
+def cf_cbm_experiment(seed:int=0, # seed of the split, the model and the targets
+                      max_iter:int=40, # training epochs
+                      *, epochs:int|None=None, # deprecated name of `max_iter`
+                     )->dict:
     "Train CF-CBM on one digits split; compare its counterfactuals with post-hoc and exact search on the same head."
-    m, train, test = digits_cfcbm(seed, epochs)
+    max_iter = _renamed(max_iter, epochs, 'epochs', 'max_iter'); m, train, test = digits_cfcbm(seed, max_iter); head = m.net_.head
     yp = (test.y + np.random.default_rng(seed + 100).integers(1, 10, len(test.y))) % 10
     cf = min((m.counterfactual(test.X, yp) for _ in range(5)), key=lambda r: r.seconds)  # best of 5 timings
-    ph = min((posthoc_counterfactual(m.head, cf.c, yp) for _ in range(3)), key=lambda r: r.seconds)
-    ex = exact_counterfactual(m.head, cf.c, yp); pl = exact_counterfactual(m.head, cf.c, yp, plausible=train.C)
-    with torch.no_grad(): acc = float((m(test.X, yp).y_logits.argmax(1).numpy() == test.y).mean())
-    n = len(yp)
+    ph = min((posthoc_counterfactual(head, cf.c, yp) for _ in range(3)), key=lambda r: r.seconds)
+    ex = exact_counterfactual(head, cf.c, yp); pl = exact_counterfactual(head, cf.c, yp, plausible=train.C)
+    acc = float((m.predict(test.X) == test.y).mean()); n = len(yp)
     return dict(validity=cf.validity, hamming=cf.hamming.mean(), us_per_cf=1e6 * cf.seconds / n,
                 posthoc_validity=ph.validity, posthoc_hamming=ph.hamming.mean(), posthoc_us_per_cf=1e6 * ph.seconds / n,
                 exact_hamming=ex.hamming.mean(), plausible_hamming=pl.hamming.mean(),
                 plausible_rate=float(np.mean([tuple(r) in {tuple(t) for t in train.C} for r in cf.c_prime])),
-                accuracy=acc, cbm_accuracy=_plain_cbm_accuracy(train, test, seed, epochs))
+                accuracy=acc, cbm_accuracy=_plain_cbm_accuracy(train, test, seed, max_iter), epochs=m.n_iter_)
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #9efd3ac1
 @claim('cf_cbm', paper='Dominici et al., Counterfactual Concept Bottleneck Models, ICLR 2025, arXiv 2402.01408',
        claim='One forward pass gives >=90% valid concept counterfactuals with near-optimal (plausible) Hamming distance, >=20x faster than post-hoc search on the same CBM',
        metric='wall-clock µs per counterfactual query (lower is better); deterministic cost: head passes per query (1 forward vs 100 forward+backward steps); details hold validity, Hamming, accuracy',
        baseline='post-hoc Wachter-style gradient search in concept space on the same CBM head (100 steps, batched)')
-def cf_cbm_claim(seeds=(0, 1, 2), epochs:int=40)->dict:
+def cf_cbm_claim(seeds=(0, 1, 2), # seeds of the runs (median reported)
+                 max_iter:int=40, # training epochs
+                 *, epochs:int|None=None, # deprecated name of `max_iter`
+                )->dict:
     "Median over `seeds` of `cf_cbm_experiment`."
-    runs = [cf_cbm_experiment(s, epochs) for s in seeds]
+    max_iter = _renamed(max_iter, epochs, 'epochs', 'max_iter'); runs = [cf_cbm_experiment(s, max_iter) for s in seeds]
     med = {k: float(np.median([r[k] for r in runs])) for k in runs[0]}
     speedup = med['posthoc_us_per_cf'] / med['us_per_cf']
     holds = (med['validity'] >= 0.9 and med['hamming'] <= med['plausible_hamming'] + 0.25 and speedup >= 20
              and med['accuracy'] >= med['cbm_accuracy'] - 0.02)
-    import inspect; steps = inspect.signature(posthoc_counterfactual).parameters['steps'].default  # what cf_cbm_experiment ran
+    import inspect; steps = inspect.signature(posthoc_counterfactual).parameters['max_iter'].default  # what cf_cbm_experiment ran
     cost = dict(cfcbm_passes_per_query=1, posthoc_passes_per_query=steps)  # forward passes (post-hoc: each also a backward pass)
     return dict(method=med['us_per_cf'], baseline=med['posthoc_us_per_cf'], holds=holds, speedup=speedup, runs=runs, **cost, **med)

@@ -4,15 +4,18 @@
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #5b4037e7
 from __future__ import annotations
-import time
+import time, warnings
 from dataclasses import dataclass, field
 from typing import Literal
 import numpy as np
 import torch
 from torch import nn
 import torch.nn.functional as F
-from ..core import (Result, check_array, check_choice, check_int, check_positive, check_fitted, seed_everything,
-                          torch_generator, progress, to_tensor)
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import validate_data, column_or_1d
+from ..core import (Result, check_array, check_choice, check_int, check_positive, check_fitted, check_labels, check_seed,
+                          as_generator, local_seed, get_device, torch_generator, progress, to_tensor, to_numpy, like)
 from ..data import load_breast_cancer, load_credit_data
 from ..zoo import MLP
 from ..repro import claim
@@ -23,17 +26,20 @@ __all__ = ['CREDIT_TOPICS', 'gumbel_sigmoid', 'InterpretCCOutput', 'FeatureGatin
            'faithfulness_check', 'interpretcc_experiment', 'interpretcc_claim']
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #b38792f4
-def _gumbel(shape, generator=None):
-    u = torch.rand(shape, generator=generator)
+def _gumbel(shape, generator=None, device=None):
+    u = torch.rand(shape, generator=generator, device=device)
     return -torch.log(-torch.log(u + 1e-8) + 1e-8)
 
 def gumbel_sigmoid(logits:torch.Tensor, # gate logits, any shape
                    temperature:float=1.0, # Gumbel temperature T
                    noise:bool=True, # add logistic noise g1 - g2 (training) or not (inference: threshold the logits)
-                   generator:torch.Generator|None=None)->torch.Tensor:
+                   generator:torch.Generator|None=None, # source of the noise (on the logits' device)
+                  )->torch.Tensor:
     "Hard 0/1 gates with a straight-through sigmoid gradient: 1[sigmoid((l + g1 - g2)/T) >= 0.5]."
+    if not isinstance(logits, torch.Tensor): raise TypeError(f"`logits` must be a torch tensor, got {type(logits).__name__}")
+    check_array(logits, 'logits', min_rows=0); check_positive(temperature, 'temperature')
     if not noise: return (logits >= 0).float()
-    soft = torch.sigmoid((logits + _gumbel(logits.shape, generator) - _gumbel(logits.shape, generator)) / temperature)
+    d = logits.device; soft = torch.sigmoid((logits + _gumbel(logits.shape, generator, d) - _gumbel(logits.shape, generator, d)) / temperature)
     return (soft >= 0.5).float() - soft.detach() + soft
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #1ab06ae4
@@ -42,6 +48,7 @@ def _mlp(a, h, b): return MLP(a, b, (h,))  # the zoo's ReLU MLP a -> h -> b
 def _check_cols(cols, d):
     "None, or a sorted list of distinct column indices in [0, d)."
     if cols is None: return None
+    if not isinstance(cols, (list, tuple, range, np.ndarray)): raise TypeError(f"`gate_features` must be None or a list of column indices, got {type(cols).__name__}")
     cols = sorted({check_int(j, 'gate_features', lo=0, hi=d - 1) for j in cols})
     if not cols: raise ValueError("`gate_features` must be None or a non-empty list of column indices")
     return cols
@@ -60,17 +67,34 @@ class InterpretCCOutput(Result):
     mask: torch.Tensor # (n, d) feature mask actually used by the predictor (0/1)
     routes: torch.Tensor|None = None # (n, K) group weights (group routing only)
 
+def _renamed(new, old, old_name, new_name, stacklevel=3):
+    "The value of a renamed argument: `old` (with a DeprecationWarning) when given, else `new`."
+    if old is None: return new
+    warnings.warn(f"`{old_name}` is deprecated and will be removed in the next release: use `{new_name}`", DeprecationWarning, stacklevel=stacklevel)
+    return old
+
+def _seed_int(seed):
+    "One int seed from an int (kept as is), a numpy Generator (one draw) or None (fresh entropy)."
+    if seed is None: return int(np.random.SeedSequence().generate_state(1)[0])
+    if isinstance(seed, np.random.Generator): return int(seed.integers(2**31 - 1))
+    return int(seed)
+
 # %% ../../nbs/34_explain.interpretcc.ipynb #e8a7237a
 class FeatureGatingNet(nn.Module):
     "InterpretCC feature gating: a discriminator picks features per instance, a predictor sees only those."
-    def __init__(self, in_dim:int, n_classes:int, hidden:int=32, temperature:float=1.0, # sizes, Gumbel temperature
-                 gate_features:list|None=None): # columns the discriminator may read (None: all)
-        super().__init__()
-        check_int(in_dim, 'in_dim', lo=1); check_int(n_classes, 'n_classes', lo=2); check_int(hidden, 'hidden', lo=1)
-        self.temperature = check_positive(temperature, 'temperature'); self.gate_features = _check_cols(gate_features, in_dim)
-        self.register_buffer('mu', torch.zeros(in_dim)); self.register_buffer('sd', torch.ones(in_dim))
-        d_gate = in_dim if self.gate_features is None else len(self.gate_features)
-        self.discriminator, self.predictor = _mlp(d_gate, hidden, in_dim), _mlp(in_dim, hidden, n_classes)
+    def __init__(self, d_in:int|None=None, # input width
+                 n_classes:int=2, # number of classes
+                 hidden:int=32, # hidden width of the discriminator and the predictor
+                 temperature:float=1.0, # Gumbel temperature
+                 gate_features:list|None=None, # columns the discriminator may read (None: all)
+                 *, in_dim:int|None=None, # deprecated name of `d_in`
+                ):
+        super().__init__(); d_in = _renamed(d_in, in_dim, 'in_dim', 'd_in')
+        check_int(d_in, 'd_in', lo=1); check_int(n_classes, 'n_classes', lo=2); check_int(hidden, 'hidden', lo=1)
+        self.temperature = check_positive(temperature, 'temperature'); self.gate_features = _check_cols(gate_features, d_in)
+        self.register_buffer('mu', torch.zeros(d_in)); self.register_buffer('sd', torch.ones(d_in))
+        d_gate = d_in if self.gate_features is None else len(self.gate_features)
+        self.discriminator, self.predictor = _mlp(d_gate, hidden, d_in), _mlp(d_in, hidden, n_classes)
     def std(self, x): return (x - self.mu) / self.sd
     def gate(self, x, generator=None): # raw features (n, d)
         "Hard feature mask (n, d); Gumbel noise in training mode only."
@@ -84,20 +108,29 @@ class FeatureGatingNet(nn.Module):
 # %% ../../nbs/34_explain.interpretcc.ipynb #20715652
 class GroupRoutingNet(nn.Module):
     "InterpretCC group routing: a router picks the top-k feature groups, one expert per group sees only its group."
-    def __init__(self, in_dim:int, groups:list, n_classes:int, # input width, list of lists of column indices, classes
-                 hidden:int=32, expert_hidden:int=16, top_k:int=1, temperature:float=1.0,
-                 gate_features:list|None=None): # columns the router may read (None: all)
-        super().__init__()
-        self.groups = _check_groups(groups, in_dim); self.top_k = check_int(top_k, 'top_k', lo=1, hi=len(self.groups))
-        self.temperature = check_positive(temperature, 'temperature'); self.gate_features = _check_cols(gate_features, in_dim)
-        self.register_buffer('mu', torch.zeros(in_dim)); self.register_buffer('sd', torch.ones(in_dim))
-        self.router = _mlp(in_dim if self.gate_features is None else len(self.gate_features), hidden, len(self.groups))
+    def __init__(self, d_in:int|None=None, # input width
+                 groups:list|None=None, # list of lists of column indices (disjoint)
+                 n_classes:int=2, # number of classes
+                 hidden:int=32, # router width
+                 expert_hidden:int=16, # width of each expert
+                 top_k:int=1, # groups used per instance
+                 temperature:float=1.0, # Gumbel-softmax temperature
+                 gate_features:list|None=None, # columns the router may read (None: all)
+                 *, in_dim:int|None=None, # deprecated name of `d_in`
+                ):
+        super().__init__(); d_in = check_int(_renamed(d_in, in_dim, 'in_dim', 'd_in'), 'd_in', lo=1); check_int(n_classes, 'n_classes', lo=2)
+        check_int(hidden, 'hidden', lo=1); check_int(expert_hidden, 'expert_hidden', lo=1)
+        self.groups = _check_groups(groups, d_in); self.top_k = check_int(top_k, 'top_k', lo=1, hi=len(self.groups))
+        self.temperature = check_positive(temperature, 'temperature'); self.gate_features = _check_cols(gate_features, d_in)
+        self.register_buffer('mu', torch.zeros(d_in)); self.register_buffer('sd', torch.ones(d_in))
+        self.router = _mlp(d_in if self.gate_features is None else len(self.gate_features), hidden, len(self.groups))
         self.experts = nn.ModuleList([_mlp(len(g), expert_hidden, n_classes) for g in self.groups])
     def std(self, x): return (x - self.mu) / self.sd
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #0b96c725
 def _check_groups(groups, d):
-    if not isinstance(groups, (list, tuple)) or not groups: raise TypeError("`groups` must be a non-empty list of lists of column indices")
+    if not isinstance(groups, (list, tuple)) or not groups or not all(isinstance(g, (list, tuple, range, np.ndarray)) for g in groups):
+        raise TypeError("`groups` must be a non-empty list of lists of column indices")
     flat = [check_int(j, 'groups', lo=0, hi=d - 1) for g in groups for j in g]
     if any(len(g) == 0 for g in groups): raise ValueError("`groups` must not contain an empty group")
     if len(set(flat)) != len(flat): raise ValueError("`groups` must not overlap (a column appears twice)")
@@ -105,7 +138,7 @@ def _check_groups(groups, d):
 
 def _route(self, x, generator=None):
     "Group weights (n, K): exactly `top_k` non-zero per row (Gumbel noise and straight-through in training mode)."
-    l = self.router(_gate_input(self, self.std(x))); noisy = l + _gumbel(l.shape, generator) if self.training else l
+    l = self.router(_gate_input(self, self.std(x))); noisy = l + _gumbel(l.shape, generator, l.device) if self.training else l
     keep = torch.zeros_like(l).scatter_(1, noisy.topk(self.top_k, 1).indices, 1.0)
     soft = torch.softmax(noisy / self.temperature, 1)
     if self.top_k == 1: return keep - soft.detach() + soft if self.training else keep  # straight-through one-hot
@@ -115,7 +148,7 @@ def _predict_routed(self, x, routes): # raw features (n, d), group weights (n, K
     "Logits: the sum of the selected experts' outputs, weighted; unselected experts contribute exactly 0."
     xs = self.std(x); out = 0
     for j, (g, f) in enumerate(zip(self.groups, self.experts)):
-        w = routes[:, j:j + 1]; out = out + torch.where(w != 0, w * f(xs[:, g]), torch.zeros(()))
+        w = routes[:, j:j + 1]; out = out + torch.where(w != 0, w * f(xs[:, g]), torch.zeros((), device=xs.device))
     return out
 
 def _routing_forward(self, x, generator=None)->InterpretCCOutput:
@@ -144,74 +177,142 @@ class InterpretCCExplanation(Result):
     def used(self, i:int)->list: return [n for n, u in zip(self.feature_names, self.used_mask[i]) if u]
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #f2e8a957
-class InterpretCCClassifier:
+class InterpretCCClassifier(ClassifierMixin, BaseEstimator):
     "Interpretable-by-design classifier (InterpretCC): feature gating or group routing, scikit-learn style."
-    def __init__(self, *, kind:Literal['gating', 'routing']='gating', groups:list|None=None, group_names:list|None=None,
-                 hidden:int=32, expert_hidden:int=16, top_k:int=1, temperature:float=1.0,
-                 l1:float=0.5, # weight of the mean open-gate fraction (gating)
+    def __init__(self, *, kind:Literal['gating', 'routing']='gating', # feature gating or top-k group routing
+                 groups:list|None=None, # routing: list of lists of column indices
+                 group_names:list|None=None, # routing: a name per group
+                 hidden:int=32, # width of the discriminator/router and of the gating predictor
+                 expert_hidden:int=16, # routing: width of each expert
+                 top_k:int=1, # routing: groups used per instance
+                 temperature:float=1.0, # Gumbel temperature
+                 l1_coeff:float=0.5, # gating: weight of the mean open-gate fraction
                  gate_features:list|None=None, # columns the discriminator/router may read (None: all)
-                 epochs:int=60, batch_size:int=128, lr:float=1e-2, seed:int=0):
-        self.gate_features = gate_features
+                 max_iter:int=60, # training epochs
+                 batch_size:int=128, # minibatch size
+                 lr:float=1e-2, # Adam learning rate
+                 seed:int|np.random.Generator|None=0, # seed of the initialisation, minibatches and Gumbel noise
+                 device:str|None=None, # torch device (None: `get_device()`)
+                 l1:float|None=None, # deprecated name of `l1_coeff`
+                 epochs:int|None=None, # deprecated name of `max_iter`
+                ):
         self.kind, self.groups, self.group_names, self.hidden, self.expert_hidden = kind, groups, group_names, hidden, expert_hidden
-        self.top_k, self.temperature, self.l1, self.epochs, self.batch_size, self.lr, self.seed = top_k, temperature, l1, epochs, batch_size, lr, seed
+        self.top_k, self.temperature, self.l1_coeff, self.gate_features = top_k, temperature, l1_coeff, gate_features
+        self.max_iter, self.batch_size, self.lr, self.seed, self.device, self.l1, self.epochs = max_iter, batch_size, lr, seed, device, l1, epochs
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #b4273d67
 def _make_net(self, d, n_classes):
     check_choice(self.kind, 'kind', ['gating', 'routing'])
     if self.kind == 'gating': return FeatureGatingNet(d, n_classes, self.hidden, self.temperature, self.gate_features)
     if self.groups is None: raise ValueError("`groups` is required when `kind`='routing'")
+    _check_groups(self.groups, d)
+    if self.group_names is not None and (not isinstance(self.group_names, (list, tuple)) or len(self.group_names) != len(self.groups)
+                                         or not all(isinstance(n, str) for n in self.group_names)):
+        raise TypeError(f"`group_names` must be None or a list of {len(self.groups)} strings, one per group")
     return GroupRoutingNet(d, self.groups, n_classes, self.hidden, self.expert_hidden, self.top_k, self.temperature, self.gate_features)
 
-def _fit(self, X, y, # features (n, d), integer labels (n,)
-         feature_names:list|None=None):
+def _labels(y, n_rows):
+    "Class labels of any values (negative ints and strings are classes too), validated: 1-D, finite, whole numbers, one per row."
+    y = to_numpy(y) if isinstance(y, torch.Tensor) else np.asarray(y)
+    if y.ndim == 1 and y.dtype.kind in 'fc' and len(y) and not np.isfinite(y).all(): raise ValueError("`y` contains NaN or inf")
+    return check_labels(y, 'y', classes=np.unique(y) if y.ndim == 1 else None, n_rows=n_rows)
+
+def _sk_X(est, X, reset:bool, min_rows:int=1):
+    "scikit-learn's input validation of `X` (sparse, object dtype, 1-D, empty, feature count), its messages naming `X`; tensors keep their device."
+    if isinstance(X, torch.Tensor):
+        check_array(X, 'X', ndim=2, min_rows=min_rows, n_cols=None if reset else est.n_features_in_)
+        if reset: est.n_features_in_ = X.shape[1]
+        return X
+    try: return validate_data(est, X, reset=reset, dtype=np.float32, ensure_min_samples=min_rows)
+    except (ValueError, TypeError) as e: raise type(e)(f"`X`: {e}") from None
+
+def _sk_y(y, n):
+    "Class labels: 1-D (a column vector is raveled with a warning), not continuous, whole numbers or strings, one per row."
+    if y is None: raise ValueError("this classifier requires y to be passed, but the target y is None (`y`)")
+    y = to_numpy(y) if isinstance(y, torch.Tensor) else y
+    try: y = column_or_1d(y, warn=True)
+    except (ValueError, TypeError) as e: raise ValueError(f"`y`: {e}") from None
+    if y.dtype.kind in 'fc' and len(y) and np.isfinite(y).all() and type_of_target(y) == 'continuous':
+        raise ValueError("Unknown label type: `y` must hold class labels (whole numbers or strings), got continuous values")
+    y = _labels(y, n_rows=n); classes, yi = np.unique(y, return_inverse=True)
+    if len(classes) < 2: raise ValueError(f"`y` must contain at least two classes, got {classes.tolist()}")
+    return classes, yi
+
+def _fit(self, X, # features (n, d)
+         y, # class labels (n,)
+         feature_names:list|None=None, # d names (default x0, x1, ...)
+        ):
     "Train; returns `self`."
-    X = check_array(X, 'X', ndim=2, min_rows=2); y = np.asarray(check_array(y, 'y', ndim=1))
-    if len(y) != len(X): raise ValueError(f"`y` must have {len(X)} entries (one per row of `X`), got {len(y)}")
-    check_positive(self.l1, 'l1', strict=False); check_int(self.epochs, 'epochs', lo=1); check_positive(self.lr, 'lr')
-    self.classes_, yi = np.unique(y, return_inverse=True)
-    if len(self.classes_) < 2: raise ValueError("`y` must contain at least two classes")
-    X = to_tensor(X); self.n_features_in_ = X.shape[1]
+    l1 = _renamed(self.l1_coeff, self.l1, 'l1', 'l1_coeff'); max_iter = _renamed(self.max_iter, self.epochs, 'epochs', 'max_iter')
+    check_positive(l1, 'l1_coeff' if self.l1 is None else 'l1', strict=False); check_int(max_iter, 'max_iter' if self.epochs is None else 'epochs', lo=1)
+    check_positive(self.lr, 'lr'); check_int(self.batch_size, 'batch_size', lo=1); check_seed(self.seed); dev = get_device(self.device)
+    X = _sk_X(self, X, reset=True, min_rows=2); self.classes_, yi = _sk_y(y, len(X)); X = to_tensor(X, device=dev)
+    if feature_names is not None and len(feature_names) != X.shape[1]: raise ValueError(f"`feature_names` must have {X.shape[1]} names, got {len(feature_names)}")
     self.feature_names_ = list(feature_names) if feature_names is not None else [f'x{j}' for j in range(X.shape[1])]
-    seed_everything(self.seed); g = torch_generator(self.seed); net = _make_net(self, X.shape[1], len(self.classes_))
-    net.mu.copy_(X.mean(0)); net.sd.copy_(X.std(0).clamp_min(1e-6)); yt = torch.as_tensor(yi)
+    s = _seed_int(self.seed); g = torch_generator(s, device=dev)
+    with local_seed(s): net = _make_net(self, X.shape[1], len(self.classes_)).to(dev)
+    net.mu.copy_(X.mean(0)); net.sd.copy_(X.std(0).clamp_min(1e-6)); yt = torch.as_tensor(yi, device=dev)
     opt = torch.optim.Adam(net.parameters(), lr=self.lr); net.train()
-    for _ in progress(range(self.epochs), desc=f'InterpretCC-{self.kind}'):
-        for idx in torch.randperm(len(X), generator=g).split(self.batch_size):
+    for _ in progress(range(max_iter), desc=f'InterpretCC-{self.kind}'):
+        for idx in torch.randperm(len(X), generator=g, device=dev).split(self.batch_size):
             out = net(X[idx], g); loss = F.cross_entropy(out.logits, yt[idx])
-            if self.kind == 'gating': loss = loss + self.l1 * out.mask.mean()
+            if self.kind == 'gating': loss = loss + l1 * out.mask.mean()
             opt.zero_grad(); loss.backward(); opt.step()
-    self.net_ = net.eval(); return self
+    self.net_, self.n_iter_ = net.eval(), max_iter; return self
 InterpretCCClassifier.fit = _fit
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #3613fb81
-def _x(self, X):
-    check_fitted(self, 'net_'); return to_tensor(check_array(X, 'X', ndim=2, n_cols=self.n_features_in_))
+def _x(self, X, name='X'):
+    check_fitted(self, 'net_'); return to_tensor(_sk_X(self, X, reset=False), device=self.net_.mu.device)
 
 @torch.no_grad()
-def _decision_function(self, X)->np.ndarray: X = _x(self, X); return self.net_(X).logits.numpy()
-def _predict_proba(self, X)->np.ndarray: return torch.as_tensor(_decision_function(self, X)).softmax(1).numpy()
-def _predict(self, X)->np.ndarray: p = _predict_proba(self, X); return self.classes_[p.argmax(1)]
+def _logits(self, X)->np.ndarray: # features (n, d)
+    "Logits (n, n_classes); torch in -> torch out."
+    Xt = _x(self, X); return like(self.net_(Xt).logits, X)
+
+def _decision_function(self, X)->np.ndarray: # features (n, d)
+    "scikit-learn's margin: logit(class 1) - logit(class 0), shape (n,), for two classes; the logits (n, n_classes) otherwise."
+    z = _logits(self, X); return z[:, 1] - z[:, 0] if z.shape[1] == 2 else z
+def _predict_proba(self, X)->np.ndarray: # features (n, d)
+    "Class probabilities (n, n_classes); torch in -> torch out."
+    Xt = _x(self, X)
+    with torch.no_grad(): return like(self.net_(Xt).logits.softmax(1), X)
+def _predict(self, X)->np.ndarray: # features (n, d)
+    "Predicted labels (from `classes_`)."
+    p = to_numpy(_predict_proba(self, X)); return self.classes_[p.argmax(1)]
 
 @torch.no_grad()
-def _explain(self, X)->InterpretCCExplanation:
+def _explain(self, X)->InterpretCCExplanation: # features (n, d)
     "The features (and, for routing, the groups) each prediction used."
-    X = _x(self, X); out = self.net_(X); r = None if out.routes is None else out.routes.numpy()
+    Xt = _x(self, X); out = self.net_(Xt); r = None if out.routes is None else to_numpy(out.routes)
     names = self.group_names if self.group_names is not None else (None if r is None else [f'group{j}' for j in range(r.shape[1])])
-    return InterpretCCExplanation(out.mask.numpy().astype(bool), self.feature_names_, r, names, self.net_.gate_features)
+    return InterpretCCExplanation(to_numpy(out.mask).astype(bool), self.feature_names_, r, names, self.net_.gate_features)
 
 @torch.no_grad()
-def _predict_with_mask(self, X, explanation:InterpretCCExplanation)->np.ndarray: # features, a selection to hold fixed
+def _predict_with_mask(self, X, # features (n, d)
+                       explanation:InterpretCCExplanation, # a selection to hold fixed (from `explain` on n rows)
+                      )->np.ndarray:
     "Logits with the selection in `explanation` held fixed (the predictor alone)."
-    X = _x(self, X)
-    if self.kind == 'gating': return self.net_.predict_masked(X, torch.as_tensor(explanation.mask).float()).numpy()
-    return self.net_.predict_routed(X, torch.as_tensor(explanation.routes)).numpy()
-for _n, _f in dict(decision_function=_decision_function, predict_proba=_predict_proba, predict=_predict, explain=_explain, predict_with_mask=_predict_with_mask).items():
+    Xt = _x(self, X)
+    if not isinstance(explanation, InterpretCCExplanation): raise TypeError(f"`explanation` must be an InterpretCCExplanation, got {type(explanation).__name__}")
+    if explanation.mask.shape != tuple(Xt.shape): raise ValueError(f"`explanation` was computed for {explanation.mask.shape[0]} rows of {explanation.mask.shape[1]} features, `X` has shape {tuple(Xt.shape)}")
+    if self.kind == 'gating': return like(self.net_.predict_masked(Xt, torch.as_tensor(explanation.mask, device=Xt.device).float()), X)
+    return like(self.net_.predict_routed(Xt, torch.as_tensor(explanation.routes, device=Xt.device)), X)
+for _n, _f in dict(logits=_logits, decision_function=_decision_function, predict_proba=_predict_proba, predict=_predict, explain=_explain, predict_with_mask=_predict_with_mask).items():
     setattr(InterpretCCClassifier, _n, _f)
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #0782004d
+def _check_names(names):
+    if isinstance(names, np.ndarray): names = names.tolist()
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names): raise TypeError("`feature_names` must be a list of strings")
+    if not names: raise ValueError("`feature_names` must not be empty")
+    return list(names)
+
 def breast_cancer_groups(feature_names:list)->tuple: # the 30 WDBC feature names
     "(groups, names): the ten measurement types of WDBC, each with its mean / error / worst columns."
+    feature_names = _check_names(feature_names)
     kinds = [n.replace('mean ', '') for n in feature_names if n.startswith('mean ')]
+    if not kinds: raise ValueError("`feature_names` has no 'mean <measurement>' columns (expected the 30 WDBC names)")
     groups = [[j for j, n in enumerate(feature_names) if n in (f'mean {k}', f'{k} error', f'worst {k}')] for k in kinds]
     return groups, kinds
 
@@ -220,13 +321,20 @@ CREDIT_TOPICS = {'applicant': ['Age', 'Seniority', 'Job='], 'housing': ['Home=']
 
 def credit_groups(feature_names:list)->tuple: # the credit_data feature names
     "(groups, names): `CREDIT_TOPICS`, matched by column-name prefix."
+    feature_names = _check_names(feature_names)
     groups = [[j for j, n in enumerate(feature_names) if any(n.startswith(p) for p in ps)] for ps in CREDIT_TOPICS.values()]
+    if not any(groups): raise ValueError(f"`feature_names` matches none of the `CREDIT_TOPICS` prefixes")
     return groups, list(CREDIT_TOPICS)
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #80ef4a7b
-def faithfulness_check(model:InterpretCCClassifier, X, seed:int=0)->dict: # fitted model, features to test on
+def faithfulness_check(model:InterpretCCClassifier, # a fitted model
+                       X, # features to test on (n, d)
+                       seed:int|np.random.Generator|None=0, # seed of the donor permutation
+                      )->dict:
     "Perturb unselected (and, as a control, selected) features; report exact invariance and selection changes."
-    X = np.asarray(check_array(X, 'X', ndim=2, min_rows=2), np.float32); rng = np.random.default_rng(seed)
+    if not isinstance(model, InterpretCCClassifier): raise TypeError(f"`model` must be an InterpretCCClassifier, got {type(model).__name__}")
+    check_fitted(model, 'net_'); check_seed(seed)
+    X = np.asarray(to_numpy(check_array(X, 'X', ndim=2, min_rows=2, n_cols=model.n_features_in_)), np.float32); rng = as_generator(seed)
     ex = model.explain(X); base = model.predict_with_mask(X, ex); donor = X[rng.permutation(len(X))]
     X_un = np.where(ex.used_mask, X, donor); X_sel = np.where(ex.mask, donor, X)
     same = np.array([np.array_equal(a, b) for a, b in zip(base, model.predict_with_mask(X_un, ex))])
@@ -236,7 +344,7 @@ def faithfulness_check(model:InterpretCCClassifier, X, seed:int=0)->dict: # fitt
     return dict(bit_identical=float(same.mean()), control_pred_changed=float(changed_ctrl),
                 selection_changed=float(sel_changed.mean()), e2e_identical_when_selection_kept=bool(e2e_same[~sel_changed].all()),
                 e2e_pred_changed=float((model.predict_with_mask(X_un, ex2).argmax(1) != base.argmax(1)).mean()),
-                e2e_bit_identical=float(np.mean([np.array_equal(a, b) for a, b in zip(base, model.decision_function(X_un))])))
+                e2e_bit_identical=float(np.mean([np.array_equal(a, b) for a, b in zip(base, model.logits(X_un))])))
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #85101681
 def _cv(X, y, make, folds=5, seed=0):
@@ -251,34 +359,37 @@ def _cv(X, y, make, folds=5, seed=0):
 
 class _DenseMLP(InterpretCCClassifier):
     "The dense baseline: the same predictor MLP with every gate open."
-    def __init__(self, **kw): super().__init__(kind='gating', l1=0.0, **kw)
+    def __init__(self, *, hidden:int=32, max_iter:int=60, batch_size:int=128, lr:float=1e-2, seed=0, device=None):
+        super().__init__(kind='gating', l1_coeff=0.0, hidden=hidden, max_iter=max_iter, batch_size=batch_size, lr=lr, seed=seed, device=device)
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #f8887992
 def _dense_fit(self, X, y, feature_names=None):
     "Train the predictor with an all-ones mask (a plain MLP on standardised inputs)."
-    X = to_tensor(X); self.classes_, yi = np.unique(y, return_inverse=True); self.n_features_in_ = X.shape[1]
-    self.feature_names_ = [f'x{j}' for j in range(X.shape[1])]
-    seed_everything(self.seed); g = torch_generator(self.seed); net = FeatureGatingNet(X.shape[1], len(self.classes_), self.hidden)
-    net.mu.copy_(X.mean(0)); net.sd.copy_(X.std(0).clamp_min(1e-6)); yt = torch.as_tensor(yi); opt = torch.optim.Adam(net.predictor.parameters(), lr=self.lr)
-    for _ in range(self.epochs):
-        for idx in torch.randperm(len(X), generator=g).split(self.batch_size):
+    X = _sk_X(self, X, reset=True, min_rows=2); self.classes_, yi = _sk_y(y, len(X)); dev = get_device(self.device); X = to_tensor(X, device=dev)
+    self.feature_names_ = [f'x{j}' for j in range(X.shape[1])]; s = _seed_int(self.seed); g = torch_generator(s, device=dev)
+    with local_seed(s): net = FeatureGatingNet(X.shape[1], len(self.classes_), self.hidden).to(dev)
+    net.mu.copy_(X.mean(0)); net.sd.copy_(X.std(0).clamp_min(1e-6)); yt = torch.as_tensor(yi, device=dev); opt = torch.optim.Adam(net.predictor.parameters(), lr=self.lr)
+    for _ in range(self.max_iter):
+        for idx in torch.randperm(len(X), generator=g, device=dev).split(self.batch_size):
             loss = F.cross_entropy(net.predict_masked(X[idx], torch.ones_like(X[idx])), yt[idx]); opt.zero_grad(); loss.backward(); opt.step()
     net.discriminator[-1].bias.data.fill_(1e4); net.discriminator[-1].weight.data.zero_()  # every gate open
     self.net_ = net.eval(); return self
 _DenseMLP.fit = _dense_fit
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #56bcb22a
-_ICC_SETTINGS = {'breast_cancer': dict(l1=1.0, epochs=60, batch_size=128), 'credit_data': dict(l1=0.05, epochs=20, batch_size=256)}
+_ICC_SETTINGS = {'breast_cancer': dict(l1_coeff=1.0, max_iter=60, batch_size=128), 'credit_data': dict(l1_coeff=0.05, max_iter=20, batch_size=256)}
 
-def interpretcc_experiment(dataset:str='breast_cancer', seed:int=0)->dict:
+def interpretcc_experiment(dataset:Literal['breast_cancer', 'credit_data']='breast_cancer', # which dataset
+                           seed:int=0, # seed of the folds and the models
+                          )->dict:
     "5-fold CV of dense MLP, feature gating and top-1 group routing on `dataset`."
-    check_choice(dataset, 'dataset', list(_ICC_SETTINGS)); kw = dict(_ICC_SETTINGS[dataset], seed=seed)
+    check_choice(dataset, 'dataset', list(_ICC_SETTINGS)); check_int(seed, 'seed', lo=0); kw = dict(_ICC_SETTINGS[dataset], seed=seed)
     d = load_breast_cancer() if dataset == 'breast_cancer' else load_credit_data()
     groups, names = (breast_cancer_groups if dataset == 'breast_cancer' else credit_groups)(d.feature_names)
-    dense, _, _ = _cv(d.X, d.y, lambda: _DenseMLP(epochs=kw['epochs'], batch_size=kw['batch_size'], seed=seed), seed=seed)
+    dense, _, _ = _cv(d.X, d.y, lambda: _DenseMLP(max_iter=kw['max_iter'], batch_size=kw['batch_size'], seed=seed), seed=seed)
     gated, used, faith = _cv(d.X, d.y, lambda: InterpretCCClassifier(kind='gating', **kw), seed=seed)
     routed, r_used, r_faith = _cv(d.X, d.y, lambda: InterpretCCClassifier(kind='routing', groups=groups, group_names=names,
-                                  epochs=kw['epochs'], batch_size=kw['batch_size'], seed=seed), seed=seed)
+                                  max_iter=kw['max_iter'], batch_size=kw['batch_size'], seed=seed), seed=seed)
     return dict(dense=dense, gating=gated, gating_used=used, n_features=d.X.shape[1], gating_faith=faith,
                 routing=routed, routing_used=r_used, routing_faith=r_faith)
 
@@ -287,7 +398,8 @@ def interpretcc_experiment(dataset:str='breast_cancer', seed:int=0)->dict:
        claim='Feature gating is within 2 points of a dense MLP using <=30% of features per instance, and unselected features provably do not affect the output given the selection (end to end the discriminator reads every feature, so perturbing unselected features can change the selection and the prediction: see e2e_pred_changed in the details, gating and routing)',
        metric='5-fold CV accuracy on breast_cancer (higher is better); details: credit_data, features used, faithfulness, routing',
        baseline='dense MLP (same width and training)')
-def interpretcc_claim(seed:int=0)->dict:
+def interpretcc_claim(seed:int=0, # seed of the folds and the models
+                     )->dict:
     "Run `interpretcc_experiment` on breast_cancer and credit_data."
     res = {k: interpretcc_experiment(k, seed) for k in _ICC_SETTINGS}
     ok = lambda r: (r['gating'] >= r['dense'] - 0.02 and r['gating_used'] <= 0.3 * r['n_features']
