@@ -67,6 +67,8 @@ CASES = [
          kinds=dict(target='labels', max_iter='count', lr='positive', l1_coeff='nonneg'), legal=dict(fixed=('empty',), l1_coeff=('zero',))),
     Case(CF.exact_counterfactual, dict(head=_head, c=_cbin, target=np.array([0, 1, 2, 3]), fixed=[0], plausible=_C[:8]),
          kinds=dict(target='labels'), legal=dict(fixed=('empty',))),
+    Case(CF.make_concept_task, dict(n=20, k=4, rule='xor_or', d=6, noise=0.5, seed=0),
+         kinds=dict(n='count', k='count', d='count', noise='nonneg', seed='nonneg'), legal=dict(noise=('zero',))),
     Case(CF.digits_cfcbm, dict(seed=0, max_iter=1), kinds=dict(seed='nonneg', max_iter='count')),
     # interpretcc
     Case(IC.gumbel_sigmoid, dict(logits=torch.tensor([[-1.0, 0.5, 2.0]]), temperature=1.0, noise=True, generator=torch_generator(0)),

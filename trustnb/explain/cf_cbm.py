@@ -11,17 +11,18 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 from torch.distributions import Normal, kl_divergence
+from typing import Literal
 from sklearn.base import BaseEstimator, ClassifierMixin
-from ..core import (Result, check_array, check_int, check_positive, check_fitted, check_labels, check_seed,
+from ..core import (Result, check_array, check_int, check_positive, check_fitted, check_labels, check_choice, check_seed,
                           as_generator, local_seed, get_device, torch_generator, progress, to_tensor, to_numpy, like)
 from ..data import load_digits
 from ..repro import claim
 
 # %% auto #0
-__all__ = ['DIGIT_CONCEPTS', 'digit_concepts', 'ConceptData', 'load_digit_concepts', 'CFCBMLossWeights', 'CFCBMOutput',
-           'CFCBMNet', 'cfcbm_loss', 'CFCBM', 'digit_concept_split', 'digits_cfcbm', 'ConceptCounterfactual',
-           'all_binary', 'reachable', 'posthoc_counterfactual', 'exact_counterfactual', 'cf_cbm_experiment',
-           'cf_cbm_claim']
+__all__ = ['DIGIT_CONCEPTS', 'CONCEPT_RULES', 'digit_concepts', 'ConceptData', 'load_digit_concepts', 'CFCBMLossWeights',
+           'CFCBMOutput', 'CFCBMNet', 'cfcbm_loss', 'CFCBM', 'digit_concept_split', 'digits_cfcbm',
+           'ConceptCounterfactual', 'all_binary', 'reachable', 'posthoc_counterfactual', 'exact_counterfactual',
+           'make_concept_task', 'cf_cbm_experiment', 'cf_cbm_claim']
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #64b427b4
 DIGIT_CONCEPTS = ['even', 'greater_than_4', 'has_loop', 'prime', 'multiple_of_3', 'fibonacci']
@@ -210,6 +211,7 @@ class CFCBM(ClassifierMixin, BaseEstimator):
                  max_iter:int=40, # training epochs (more are added while the counterfactual branch has not converged)
                  lr:float=3e-3, # AdamW learning rate
                  batch_size:int=128, # minibatch size
+                 cf_grad:Literal['generator', 'all']='generator', # what CE(y', f(c')) trains: the counterfactual generator only, or also the shared g and f (the paper)
                  cf_target:float=0.9, # training-data counterfactual validity the adaptive schedule aims for (0: no adaptation)
                  max_cf_iter:int=160, # extra epochs allowed while validity on the training data stays below `cf_target`
                  seed:int|np.random.Generator|None=0, # seed of the initialisation, minibatches, targets and latent samples
@@ -217,7 +219,7 @@ class CFCBM(ClassifierMixin, BaseEstimator):
                 ):
         self.emb, self.z_dim, self.head_hidden = emb, z_dim, head_hidden
         self.task_coeff, self.concept_coeff, self.cf_coeff, self.kl_coeff, self.prior_coeff, self.dist_coeff = task_coeff, concept_coeff, cf_coeff, kl_coeff, prior_coeff, dist_coeff
-        self.max_iter, self.lr, self.batch_size, self.cf_target, self.max_cf_iter = max_iter, lr, batch_size, cf_target, max_cf_iter
+        self.max_iter, self.lr, self.batch_size, self.cf_grad, self.cf_target, self.max_cf_iter = max_iter, lr, batch_size, cf_grad, cf_target, max_cf_iter
         self.seed, self.device = seed, device
     @property
     def loss_weights(self)->CFCBMLossWeights:
@@ -227,7 +229,7 @@ class CFCBM(ClassifierMixin, BaseEstimator):
 # %% ../../nbs/33_explain.cf_cbm.ipynb #90d614a0
 def _check_params(self):
     for n in ('emb', 'z_dim', 'head_hidden', 'max_iter', 'batch_size'): check_int(getattr(self, n), n, lo=1)
-    check_int(self.max_cf_iter, 'max_cf_iter', lo=0); check_positive(self.lr, 'lr')
+    check_int(self.max_cf_iter, 'max_cf_iter', lo=0); check_positive(self.lr, 'lr'); check_choice(self.cf_grad, 'cf_grad', ['generator', 'all'])
     if not isinstance(self.cf_target, (int, float, np.floating)) or isinstance(self.cf_target, bool) or not 0 <= self.cf_target <= 1:
         raise ValueError(f"`cf_target` must be a number in [0, 1], got {self.cf_target!r}")
     check_seed(self.seed); return self.loss_weights, get_device(self.device)
@@ -268,6 +270,7 @@ def _fit(self, X, # inputs (n, d)
     self.n_features_in_, self.n_concepts_ = X.shape[1], C.shape[1]; m = len(self.classes_)
     s = _seed_int(self.seed); g = torch_generator(s, device=dev)
     with local_seed(s): net = CFCBMNet(X.shape[1], C.shape[1], m, self.emb, self.z_dim, self.head_hidden).to(dev)
+    net.cf_detach = self.cf_grad == 'generator'
     X, C, yt = to_tensor(X, device=dev), to_tensor(C, device=dev), torch.as_tensor(yi, device=dev)
     probe = torch.randperm(len(X), generator=g, device=dev)[:512]; probe_t = _other_label(yt[probe], m, g)
     opt = torch.optim.AdamW(net.parameters(), lr=self.lr); net.train(); scale, hist = 1.0, []
@@ -506,6 +509,26 @@ def exact_counterfactual(head:nn.Module, # task head f (concepts -> logits)
     secs = time.perf_counter() - t0; y_cf, status, cert = _status(head, c, cp, yp, fixed)
     return ConceptCounterfactual(to_numpy(c), to_numpy(cp), to_numpy(head(c).argmax(1)), to_numpy(yp), y_cf, status, cert, secs,
                                  'exact' if plausible is None else 'exact_plausible')
+
+# %% ../../nbs/33_explain.cf_cbm.ipynb #e973dfea
+CONCEPT_RULES = {
+    'xor_or': lambda C: (C[:, 0] ^ C[:, 1]) + 2 * (C[:, 2] | C[:, 3]),  # 4 classes, needs k >= 4
+    'or_xor3_and': lambda C: (C[:, 0] | C[:, 1]) + 2 * (C[:, 2] ^ C[:, 3] ^ C[:, 4 % C.shape[1]]) + 4 * (C[:, -1] & C[:, 0]),  # up to 8 classes
+}
+
+def make_concept_task(n:int=1000, # rows
+                      k:int=5, # binary concepts (>= 4)
+                      rule:Literal['xor_or', 'or_xor3_and']='xor_or', # how the label is built from the concepts (`CONCEPT_RULES`)
+                      d:int=24, # input width
+                      noise:float=0.5, # noise standard deviation (times sqrt(k))
+                      seed:int|np.random.Generator|None=0, # seed of the concepts, the mixing matrix and the noise
+                     )->ConceptData:
+    "A generated concept task: uniform binary concepts C, label `CONCEPT_RULES[rule](C)`, inputs X = (2C - 1) W + noise."
+    check_int(n, 'n', lo=1); check_int(k, 'k', lo=4); check_choice(rule, 'rule', list(CONCEPT_RULES)); check_int(d, 'd', lo=1)
+    check_positive(noise, 'noise', strict=False); check_seed(seed); rng = as_generator(seed)
+    C = rng.integers(0, 2, (n, k)); y = CONCEPT_RULES[rule](C)
+    X = (2 * C - 1) @ rng.standard_normal((k, d)) + noise * np.sqrt(k) * rng.standard_normal((n, d))
+    return ConceptData(X.astype(np.float32), C.astype(np.float32), y.astype(np.int64), [f'c{j}' for j in range(k)])
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #c8521563
 def _plain_cbm_accuracy(train, test, seed, max_iter=40):
