@@ -15,9 +15,9 @@ from sklearn.utils.validation import check_is_fitted
 # %% auto #0
 __all__ = ['HEAVY_FLAGS', 'SCALES', 'RecourseStatus', 'RECOURSE_STATUSES', 'in_test', 'check_type', 'check_positive',
            'check_in_range', 'check_int', 'check_choice', 'check_array', 'check_labels', 'check_probability',
-           'check_fitted', 'seed_everything', 'check_seed', 'as_generator', 'torch_generator', 'local_seed',
-           'get_device', 'to_tensor', 'to_numpy', 'like', 'progress', 'require', 'enabled_flags', 'enable_flags',
-           'cell_flags', 'install_cell_guard', 'current_scale', 'scale', 'Result']
+           'check_fitted', 'seed_everything', 'check_seed', 'as_generator', 'torch_generator', 'local_seed', 'seed_int',
+           'renamed_arg', 'get_device', 'to_tensor', 'to_numpy', 'like', 'progress', 'require', 'enabled_flags',
+           'enable_flags', 'cell_flags', 'install_cell_guard', 'current_scale', 'scale', 'Result']
 
 # %% ../nbs/00_core.ipynb #f60cceb7
 def in_test()->bool: # True under nbdev_test or pytest
@@ -203,6 +203,27 @@ def local_seed(seed:int|np.random.Generator|None, # the body's seed (None: leave
         if s is not None: torch.manual_seed(s); np.random.seed(s % 2**32); random.seed(s)
         try: yield
         finally: np.random.set_state(np_state); random.setstate(py_state)
+
+# %% ../nbs/00_core.ipynb #1d55694d
+def seed_int(seed:int|np.random.Generator|None, # int (kept), a numpy Generator (one draw) or None (fresh entropy)
+             name:str='seed', # the argument's name in messages
+            )->int:
+    "One int seed from `seed`."
+    if seed is None: return int(np.random.SeedSequence().generate_state(1)[0])
+    if isinstance(seed, np.random.Generator): return int(seed.integers(2**31 - 1))
+    return check_int(seed, name, lo=0)
+
+def renamed_arg(new, # the value passed under the new name
+                old, # the value passed under the old name (None: not passed)
+                old_name:str, # the deprecated name
+                new_name:str, # its replacement
+                stacklevel:int=3, # where the warning points (3: the caller of the function that calls this)
+               ):
+    "The value of a renamed argument: `old` (with a `DeprecationWarning` naming both) when given, else `new`."
+    if old is None: return new
+    import warnings
+    warnings.warn(f"`{old_name}` is deprecated and will be removed in the next release: use `{new_name}`", DeprecationWarning, stacklevel=stacklevel)
+    return old
 
 # %% ../nbs/00_core.ipynb #a5e7bf5a
 def get_device(prefer:str|torch.device|None=None, # 'cpu', 'cuda', 'cuda:1', ... or None for the best available
