@@ -47,7 +47,8 @@ def _pos_tensor(v, name):
 def sample_weibull(scale:torch.Tensor|None=None, # Weibull scale lambda > 0 (broadcastable with `shape`)
                    shape:torch.Tensor|None=None, # Weibull shape k > 0
                    generator:torch.Generator|None=None, # source of the uniforms (on the tensors' device)
-                   *, lam=None, k=None, # deprecated names of `scale` and `shape`
+                   *, lam=None, # deprecated name of `scale`
+                   k=None, # deprecated name of `shape`
                   )->torch.Tensor:
     "Reparameterised Weibull sample `scale * (-log(1 - u))**(1/shape)`, u ~ U(0, 1)."
     scale = _pos_tensor(_renamed(scale, lam, 'lam', 'scale'), 'scale'); shape = _pos_tensor(_renamed(shape, k, 'k', 'shape'), 'shape')
@@ -58,7 +59,10 @@ def weibull_gamma_kl(shape:torch.Tensor|None=None, # Weibull shape k (tensor, > 
                      scale:torch.Tensor|None=None, # Weibull scale lambda (tensor, >= 0; clamped at 1e-10)
                      prior_shape:float|None=None, # Gamma shape (> 0)
                      prior_rate:float|None=None, # Gamma rate (> 0)
-                     *, k=None, lam=None, alpha=None, beta=None, # deprecated names of `shape`, `scale`, `prior_shape`, `prior_rate`
+                     *, k=None, # deprecated name of `shape`
+                     lam=None, # deprecated name of `scale`
+                     alpha=None, # deprecated name of `prior_shape`
+                     beta=None, # deprecated name of `prior_rate`
                     )->torch.Tensor:
     "Closed-form KL(Weibull(shape, scale) || Gamma(prior_shape, rate=prior_rate)), elementwise."
     k = _pos_tensor(_renamed(shape, k, 'k', 'shape'), 'shape'); lam = _renamed(scale, lam, 'lam', 'scale')
@@ -115,7 +119,8 @@ class BNDLHead(nn.Module):
 # %% ../../nbs/35_explain.bndl.ipynb #1139083b
 def _head_forward(self, h:torch.Tensor, # backbone features (n, H)
                   sample:bool|None=None, # draw z and Phi (default: in training mode)
-                  generator:torch.Generator|None=None)->BNDLOutput:
+                  generator:torch.Generator|None=None, # source of the Weibull samples (on `h`'s device)
+                 )->BNDLOutput:
     "Logits `z @ Phi + ReLU(b)`; sampled factors in training (or when `sample`), posterior means otherwise."
     sample = self.training if sample is None else sample
     m = _st_relu(h, self.shift); k = F.softplus(self.shape_z(h)).clamp_min(1e-3)
@@ -154,18 +159,24 @@ class SoftmaxNet(nn.Module):
                 ):
         super().__init__(); check_int(d_in, 'd_in', lo=1); check_int(n_classes, 'n_classes', lo=2); hidden = _check_hidden(hidden)
         self.backbone, self.head = _backbone(d_in, hidden), nn.Linear(hidden[-1], n_classes)
-    def forward(self, x, sample=None, generator=None): return self.head(self.backbone(x))
+    def forward(self, x, # features (n, d_in)
+                sample=None, # ignored (deterministic); kept so both nets share one call
+                generator=None, # ignored
+               ): return self.head(self.backbone(x))
 
 class BNDLNet(nn.Module):
     "MLP backbone + `BNDLHead`."
     def __init__(self, d_in:int=64, # input width
                  n_classes:int=10, # number of classes
                  hidden:tuple=(128, 64), # backbone widths
-                 **head_kw, # passed to `BNDLHead` (shift, prior_shape, prior_rate, phi_kl_scale, top_k)
+                 **kwargs, # passed to `BNDLHead` (shift, prior_shape, prior_rate, phi_kl_scale, top_k)
                 ):
         super().__init__(); check_int(d_in, 'd_in', lo=1); hidden = _check_hidden(hidden)
-        self.backbone, self.head = _backbone(d_in, hidden), BNDLHead(hidden[-1], n_classes, **head_kw)
-    def forward(self, x, sample=None, generator=None): return self.head(self.backbone(x), sample, generator).logits
+        self.backbone, self.head = _backbone(d_in, hidden), BNDLHead(hidden[-1], n_classes, **kwargs)
+    def forward(self, x, # features (n, d_in)
+                sample=None, # draw the factors and Phi (default: in training mode)
+                generator=None, # source of the samples
+               ): return self.head(self.backbone(x), sample, generator).logits
 
 # %% ../../nbs/35_explain.bndl.ipynb #2a7acddd
 def train_net(net:nn.Module, # a `BNDLNet` or `SoftmaxNet` (trained in place)
@@ -176,7 +187,8 @@ def train_net(net:nn.Module, # a `BNDLNet` or `SoftmaxNet` (trained in place)
               batch_size:int=64, # minibatch size
               kl_coeff:float=1e-3, # weight of the head's KL (BNDL only)
               seed:int|np.random.Generator|None=0, # seed of the minibatches and the Weibull samples
-              *, epochs:int|None=None, kl_weight:float|None=None, # deprecated names of `max_iter` and `kl_coeff`
+              *, epochs:int|None=None, # deprecated name of `max_iter`
+              kl_weight:float|None=None, # deprecated name of `kl_coeff`
              )->nn.Module:
     "Adam on cross-entropy (+ `kl_coeff` × the head's KL for a `BNDLNet`); returns `net` in eval mode, on its device."
     max_iter = _renamed(max_iter, epochs, 'epochs', 'max_iter'); kl_coeff = _renamed(kl_coeff, kl_weight, 'kl_weight', 'kl_coeff')
@@ -277,12 +289,14 @@ def _bndl_fit(self, X, # features (n, d)
                                       phi_kl_scale=self.phi_kl_scale, top_k=self.top_k).to(dev)
     self.net_ = train_net(net, X, yi, self.max_iter, self.lr, self.batch_size, self.kl_coeff, s); self.n_iter_ = self.max_iter; return self
 
-def _bndl_proba(self, X)->np.ndarray: # features (n, d)
+def _bndl_proba(self, X, # features (n, d)
+               )->np.ndarray:
     "Monte-Carlo mean class probabilities (n, n_classes) with `n_samples` samples (seeded by `seed`)."
     check_fitted(self, 'net_'); Xv = _sk_X(self, X, reset=False)
     return like(mc_predict(self.net_, Xv, self.n_samples, self.seed).probs, X)
 
-def _bndl_predict(self, X)->np.ndarray: # features (n, d)
+def _bndl_predict(self, X, # features (n, d)
+                 )->np.ndarray:
     "Predicted labels (from `classes_`)."
     check_fitted(self, 'net_'); return self.classes_[to_numpy(_bndl_proba(self, X)).argmax(1)]
 BNDLClassifier.fit, BNDLClassifier.predict_proba, BNDLClassifier.predict = _bndl_fit, _bndl_proba, _bndl_predict

@@ -27,7 +27,8 @@ __all__ = ['DIGIT_CONCEPTS', 'CONCEPT_RULES', 'digit_concepts', 'ConceptData', '
 # %% ../../nbs/33_explain.cf_cbm.ipynb #64b427b4
 DIGIT_CONCEPTS = ['even', 'greater_than_4', 'has_loop', 'prime', 'multiple_of_3', 'fibonacci']
 
-def digit_concepts(digits)->np.ndarray: # integer digits 0-9, shape (n,)
+def digit_concepts(digits, # integer digits 0-9, shape (n,)
+                  )->np.ndarray:
     "The six binary `DIGIT_CONCEPTS` of each digit, float32 of shape (n, 6)."
     d = np.asarray(digits)
     if d.ndim != 1 or not np.issubdtype(d.dtype, np.integer) or d.min(initial=0) < 0 or d.max(initial=0) > 9:
@@ -74,9 +75,11 @@ class CFCBMLossWeights:
     prior_coeff: float # KL(p(z)||p(z'|.))
     dist_coeff: float # ||z - z'||_2
     def __init__(self, task_coeff:float=0.7, concept_coeff:float=10.0, cf_coeff:float=2.0, kl_coeff:float=1.2,
-                 prior_coeff:float=1.0, dist_coeff:float=0.6, **old): # old names (`task`, `task_cf`, ...) are deprecated
+                 prior_coeff:float=1.0, dist_coeff:float=0.6,
+                 **kwargs, # deprecated old names (`task`, `concept`, `task_cf`, `kl`, `prior`, `dist`)
+                ):
         vals = dict(task_coeff=task_coeff, concept_coeff=concept_coeff, cf_coeff=cf_coeff, kl_coeff=kl_coeff, prior_coeff=prior_coeff, dist_coeff=dist_coeff)
-        for k, v in old.items():
+        for k, v in kwargs.items():
             if k not in _OLD_WEIGHTS: raise TypeError(f"CFCBMLossWeights got an unexpected argument `{k}`")
             vals[_OLD_WEIGHTS[k]] = _renamed(None, v, k, _OLD_WEIGHTS[k])
         for k, v in vals.items(): setattr(self, k, check_positive(v, k, strict=False))
@@ -259,7 +262,10 @@ def _train_validity(net, X, targets):
 def _fit(self, X, # inputs (n, d)
          C, # binary concepts (n, k)
          y, # labels (n,), any `k >= 2` distinct values
-         epochs:int|None=None, lr:float|None=None, batch_size:int|None=None, seed:int|None=None, # deprecated: set them on the estimator
+         epochs:int|None=None, # deprecated: set `max_iter` on the estimator
+         lr:float|None=None, # deprecated: set `lr` on the estimator
+         batch_size:int|None=None, # deprecated: set `batch_size` on the estimator
+         seed:int|None=None, # deprecated: set `seed` on the estimator
         ):
     "Train jointly (AdamW), adapting the counterfactual weight until the branch is valid on the training data; returns `self`."
     for n, v in dict(epochs=epochs, lr=lr, batch_size=batch_size, seed=seed).items():
@@ -294,17 +300,20 @@ def _x(self, x, name='x'):
     return to_tensor(x, device=_head_device(self.net_))
 
 @torch.no_grad()
-def _predict_proba(self, X)->np.ndarray: # inputs (n, d)
+def _predict_proba(self, X, # inputs (n, d)
+                  )->np.ndarray:
     "Class probabilities softmax(f(c)) at the posterior mean, (n, n_classes)."
     Xt = _x(self, X, 'X'); return like(_factual(self.net_, Xt)[3].softmax(1), X)
 
-def _predict(self, X)->np.ndarray: # inputs (n, d)
+def _predict(self, X, # inputs (n, d)
+            )->np.ndarray:
     "Predicted labels (from `classes_`)."
     i = to_numpy(_predict_proba(self, X)).argmax(1); lab = self.classes_[i]
     return like(lab, X) if isinstance(X, torch.Tensor) and lab.dtype.kind in 'iuf' else lab
 
 @torch.no_grad()
-def _predict_concepts(self, X)->np.ndarray: # inputs (n, d)
+def _predict_concepts(self, X, # inputs (n, d)
+                     )->np.ndarray:
     "Concept probabilities c at the posterior mean, (n, k)."
     Xt = _x(self, X, 'X'); return like(_factual(self.net_, Xt)[2], X)
 
@@ -469,7 +478,9 @@ def posthoc_counterfactual(head:nn.Module, # task head f (concepts -> logits)
                            lr:float=0.1, # step size
                            l1_coeff:float=0.05, # weight of the L1 distance to `c`
                            fixed=(), # indices of immutable concepts
-                           *, y_prime=None, steps:int|None=None, lam:float|None=None, # deprecated names of `target`, `max_iter`, `l1_coeff`
+                           *, y_prime=None, # deprecated name of `target`
+                           steps:int|None=None, # deprecated name of `max_iter`
+                           lam:float|None=None, # deprecated name of `l1_coeff`
                           )->ConceptCounterfactual:
     "Post-hoc Wachter-style gradient search in concept space on a trained `head`, batched over queries."
     max_iter = _renamed(max_iter, steps, 'steps', 'max_iter'); l1_coeff = _renamed(l1_coeff, lam, 'lam', 'l1_coeff')

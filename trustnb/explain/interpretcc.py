@@ -95,14 +95,21 @@ class FeatureGatingNet(nn.Module):
         self.register_buffer('mu', torch.zeros(d_in)); self.register_buffer('sd', torch.ones(d_in))
         d_gate = d_in if self.gate_features is None else len(self.gate_features)
         self.discriminator, self.predictor = _mlp(d_gate, hidden, d_in), _mlp(d_in, hidden, n_classes)
-    def std(self, x): return (x - self.mu) / self.sd
-    def gate(self, x, generator=None): # raw features (n, d)
+    def std(self, x, # raw features (n, d)
+           ): return (x - self.mu) / self.sd
+    def gate(self, x, # raw features (n, d)
+             generator=None, # source of the Gumbel noise (training mode)
+            ):
         "Hard feature mask (n, d); Gumbel noise in training mode only."
         return gumbel_sigmoid(self.discriminator(_gate_input(self, self.std(x))), self.temperature, self.training, generator)
-    def predict_masked(self, x, mask): # raw features, a 0/1 mask of the same shape
+    def predict_masked(self, x, # raw features (n, d)
+                       mask, # a 0/1 mask of the same shape
+                      ):
         "Logits of the predictor on `x` with every feature where `mask` == 0 replaced by its training mean."
         return self.predictor(_apply_mask(self.std(x), mask))
-    def forward(self, x, generator=None)->InterpretCCOutput:
+    def forward(self, x, # raw features (n, d)
+                generator=None, # source of the Gumbel noise (training mode)
+               )->InterpretCCOutput:
         m = self.gate(x, generator); return InterpretCCOutput(self.predict_masked(x, m), m)
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #20715652
@@ -125,7 +132,8 @@ class GroupRoutingNet(nn.Module):
         self.register_buffer('mu', torch.zeros(d_in)); self.register_buffer('sd', torch.ones(d_in))
         self.router = _mlp(d_in if self.gate_features is None else len(self.gate_features), hidden, len(self.groups))
         self.experts = nn.ModuleList([_mlp(len(g), expert_hidden, n_classes) for g in self.groups])
-    def std(self, x): return (x - self.mu) / self.sd
+    def std(self, x, # raw features (n, d)
+           ): return (x - self.mu) / self.sd
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #0b96c725
 def _check_groups(groups, d):
@@ -136,7 +144,9 @@ def _check_groups(groups, d):
     if len(set(flat)) != len(flat): raise ValueError("`groups` must not overlap (a column appears twice)")
     return [list(map(int, g)) for g in groups]
 
-def _route(self, x, generator=None):
+def _route(self, x, # raw features (n, d)
+           generator=None, # source of the Gumbel noise (training mode)
+          ):
     "Group weights (n, K): exactly `top_k` non-zero per row (Gumbel noise and straight-through in training mode)."
     l = self.router(_gate_input(self, self.std(x))); noisy = l + _gumbel(l.shape, generator, l.device) if self.training else l
     keep = torch.zeros_like(l).scatter_(1, noisy.topk(self.top_k, 1).indices, 1.0)
@@ -144,14 +154,18 @@ def _route(self, x, generator=None):
     if self.top_k == 1: return keep - soft.detach() + soft if self.training else keep  # straight-through one-hot
     w = keep * soft; return w / w.sum(1, keepdim=True)  # renormalised over the selected groups
 
-def _predict_routed(self, x, routes): # raw features (n, d), group weights (n, K)
+def _predict_routed(self, x, # raw features (n, d)
+                    routes, # group weights (n, K)
+                   ):
     "Logits: the sum of the selected experts' outputs, weighted; unselected experts contribute exactly 0."
     xs = self.std(x); out = 0
     for j, (g, f) in enumerate(zip(self.groups, self.experts)):
         w = routes[:, j:j + 1]; out = out + torch.where(w != 0, w * f(xs[:, g]), torch.zeros((), device=xs.device))
     return out
 
-def _routing_forward(self, x, generator=None)->InterpretCCOutput:
+def _routing_forward(self, x, # raw features (n, d)
+                     generator=None, # source of the Gumbel noise (training mode)
+                    )->InterpretCCOutput:
     r = self.route(x, generator); mask = torch.zeros_like(x)
     for j, g in enumerate(self.groups): mask[:, g] = (r[:, j:j + 1] != 0).float()
     return InterpretCCOutput(self.predict_routed(x, r), mask, r)
@@ -174,7 +188,8 @@ class InterpretCCExplanation(Result):
         return u
     @property
     def n_used(self)->np.ndarray: return self.used_mask.sum(1)
-    def used(self, i:int)->list: return [n for n, u in zip(self.feature_names, self.used_mask[i]) if u]
+    def used(self, i:int, # row index
+            )->list: return [n for n, u in zip(self.feature_names, self.used_mask[i]) if u]
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #f2e8a957
 class InterpretCCClassifier(ClassifierMixin, BaseEstimator):
@@ -266,23 +281,28 @@ def _x(self, X, name='X'):
     check_fitted(self, 'net_'); return to_tensor(_sk_X(self, X, reset=False), device=self.net_.mu.device)
 
 @torch.no_grad()
-def _logits(self, X)->np.ndarray: # features (n, d)
+def _logits(self, X, # features (n, d)
+           )->np.ndarray:
     "Logits (n, n_classes); torch in -> torch out."
     Xt = _x(self, X); return like(self.net_(Xt).logits, X)
 
-def _decision_function(self, X)->np.ndarray: # features (n, d)
+def _decision_function(self, X, # features (n, d)
+                      )->np.ndarray:
     "scikit-learn's margin: logit(class 1) - logit(class 0), shape (n,), for two classes; the logits (n, n_classes) otherwise."
     z = _logits(self, X); return z[:, 1] - z[:, 0] if z.shape[1] == 2 else z
-def _predict_proba(self, X)->np.ndarray: # features (n, d)
+def _predict_proba(self, X, # features (n, d)
+                  )->np.ndarray:
     "Class probabilities (n, n_classes); torch in -> torch out."
     Xt = _x(self, X)
     with torch.no_grad(): return like(self.net_(Xt).logits.softmax(1), X)
-def _predict(self, X)->np.ndarray: # features (n, d)
+def _predict(self, X, # features (n, d)
+            )->np.ndarray:
     "Predicted labels (from `classes_`)."
     p = to_numpy(_predict_proba(self, X)); return self.classes_[p.argmax(1)]
 
 @torch.no_grad()
-def _explain(self, X)->InterpretCCExplanation: # features (n, d)
+def _explain(self, X, # features (n, d)
+            )->InterpretCCExplanation:
     "The features (and, for routing, the groups) each prediction used."
     Xt = _x(self, X); out = self.net_(Xt); r = None if out.routes is None else to_numpy(out.routes)
     names = self.group_names if self.group_names is not None else (None if r is None else [f'group{j}' for j in range(r.shape[1])])
@@ -308,7 +328,8 @@ def _check_names(names):
     if not names: raise ValueError("`feature_names` must not be empty")
     return list(names)
 
-def breast_cancer_groups(feature_names:list)->tuple: # the 30 WDBC feature names
+def breast_cancer_groups(feature_names:list, # the 30 WDBC feature names
+                        )->tuple:
     "(groups, names): the ten measurement types of WDBC, each with its mean / error / worst columns."
     feature_names = _check_names(feature_names)
     kinds = [n.replace('mean ', '') for n in feature_names if n.startswith('mean ')]
@@ -319,7 +340,8 @@ def breast_cancer_groups(feature_names:list)->tuple: # the 30 WDBC feature names
 CREDIT_TOPICS = {'applicant': ['Age', 'Seniority', 'Job='], 'housing': ['Home='], 'history': ['Records='],
                  'finances': ['Income', 'Assets', 'Debt', 'Expenses'], 'loan': ['Time', 'Amount', 'Price']}
 
-def credit_groups(feature_names:list)->tuple: # the credit_data feature names
+def credit_groups(feature_names:list, # the credit_data feature names
+                 )->tuple:
     "(groups, names): `CREDIT_TOPICS`, matched by column-name prefix."
     feature_names = _check_names(feature_names)
     groups = [[j for j, n in enumerate(feature_names) if any(n.startswith(p) for p in ps)] for ps in CREDIT_TOPICS.values()]
