@@ -11,11 +11,10 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import validate_data, column_or_1d
-from ..core import (Result, check_array, check_int, check_positive, check_fitted, check_labels, check_probability, check_seed,
+from ..core import (renamed_arg as _renamed, seed_int as _seed_int, Result, check_array, check_int, check_positive, check_fitted, check_labels, check_probability, check_seed,
                           as_generator, local_seed, get_device, torch_generator, progress, to_tensor, to_numpy, like)
 from ..data import load_digits
+from .interpretcc import _sk_X, _sk_y  # scikit-learn input validation shared with InterpretCCClassifier
 from ..repro import claim
 
 # %% auto #0
@@ -25,18 +24,6 @@ __all__ = ['EULER_GAMMA', 'sample_weibull', 'weibull_gamma_kl', 'BNDLOutput', 'B
 
 # %% ../../nbs/35_explain.bndl.ipynb #4f83931e
 EULER_GAMMA = 0.5772156649015329
-
-def _renamed(new, old, old_name, new_name, stacklevel=3):
-    "The value of a renamed argument: `old` (with a DeprecationWarning) when given, else `new`."
-    if old is None: return new
-    warnings.warn(f"`{old_name}` is deprecated and will be removed in the next release: use `{new_name}`", DeprecationWarning, stacklevel=stacklevel)
-    return old
-
-def _seed_int(seed):
-    "One int seed from an int (kept as is), a numpy Generator (one draw) or None (fresh entropy)."
-    if seed is None: return int(np.random.SeedSequence().generate_state(1)[0])
-    if isinstance(seed, np.random.Generator): return int(seed.integers(2**31 - 1))
-    return int(seed)
 
 def _pos_tensor(v, name):
     if not isinstance(v, torch.Tensor): raise TypeError(f"`{name}` must be a torch tensor, got {type(v).__name__}")
@@ -250,33 +237,6 @@ class BNDLClassifier(ClassifierMixin, BaseEstimator):
                 ):
         self.hidden, self.shift, self.prior_shape, self.prior_rate, self.phi_kl_scale, self.top_k = hidden, shift, prior_shape, prior_rate, phi_kl_scale, top_k
         self.kl_coeff, self.max_iter, self.lr, self.batch_size, self.n_samples, self.seed, self.device = kl_coeff, max_iter, lr, batch_size, n_samples, seed, device
-
-def _labels(y, n_rows):
-    "Class labels of any values (negative ints and strings are classes too), validated: 1-D, finite, whole numbers, one per row."
-    y = to_numpy(y) if isinstance(y, torch.Tensor) else np.asarray(y)
-    if y.ndim == 1 and y.dtype.kind in 'fc' and len(y) and not np.isfinite(y).all(): raise ValueError("`y` contains NaN or inf")
-    return check_labels(y, 'y', classes=np.unique(y) if y.ndim == 1 else None, n_rows=n_rows)
-
-def _sk_X(est, X, reset:bool, min_rows:int=1):
-    "scikit-learn's input validation of `X` (sparse, object dtype, 1-D, empty, feature count), its messages naming `X`; tensors keep their device."
-    if isinstance(X, torch.Tensor):
-        check_array(X, 'X', ndim=2, min_rows=min_rows, n_cols=None if reset else est.n_features_in_)
-        if reset: est.n_features_in_ = X.shape[1]
-        return X
-    try: return validate_data(est, X, reset=reset, dtype=np.float32, ensure_min_samples=min_rows)
-    except (ValueError, TypeError) as e: raise type(e)(f"`X`: {e}") from None
-
-def _sk_y(y, n):
-    "Class labels: 1-D (a column vector is raveled with a warning), not continuous, whole numbers or strings, one per row."
-    if y is None: raise ValueError("this classifier requires y to be passed, but the target y is None (`y`)")
-    y = to_numpy(y) if isinstance(y, torch.Tensor) else y
-    try: y = column_or_1d(y, warn=True)
-    except (ValueError, TypeError) as e: raise ValueError(f"`y`: {e}") from None
-    if y.dtype.kind in 'fc' and len(y) and np.isfinite(y).all() and type_of_target(y) == 'continuous':
-        raise ValueError("Unknown label type: `y` must hold class labels (whole numbers or strings), got continuous values")
-    y = _labels(y, n_rows=n); classes, yi = np.unique(y, return_inverse=True)
-    if len(classes) < 2: raise ValueError(f"`y` must contain at least two classes, got {classes.tolist()}")
-    return classes, yi
 
 def _bndl_fit(self, X, # features (n, d)
               y, # class labels (n,)

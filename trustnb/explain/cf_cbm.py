@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch.distributions import Normal, kl_divergence
 from typing import Literal
 from sklearn.base import BaseEstimator, ClassifierMixin
-from ..core import (Result, check_array, check_int, check_positive, check_fitted, check_labels, check_choice, check_seed,
+from ..core import (renamed_arg as _renamed, seed_int as _seed_int, Result, check_array, check_int, check_positive, check_fitted, check_labels, check_choice, check_seed,
                           as_generator, local_seed, get_device, torch_generator, progress, to_tensor, to_numpy, like)
 from ..data import load_digits
 from ..repro import claim
@@ -52,18 +52,6 @@ def load_digit_concepts()->ConceptData:
 
 # %% ../../nbs/33_explain.cf_cbm.ipynb #a72ba6cf
 _OLD_WEIGHTS = dict(task='task_coeff', concept='concept_coeff', task_cf='cf_coeff', kl='kl_coeff', prior='prior_coeff', dist='dist_coeff')
-
-def _renamed(new, old, old_name, new_name, stacklevel=3):
-    "The value of a renamed argument: `old` (with a DeprecationWarning) when given, else `new`."
-    if old is None: return new
-    warnings.warn(f"`{old_name}` is deprecated and will be removed in the next release: use `{new_name}`", DeprecationWarning, stacklevel=stacklevel)
-    return old
-
-def _seed_int(seed):
-    "One int seed from an int (kept as is), a numpy Generator (one draw) or None (fresh entropy)."
-    if seed is None: return int(np.random.SeedSequence().generate_state(1)[0])
-    if isinstance(seed, np.random.Generator): return int(seed.integers(2**31 - 1))
-    return int(seed)
 
 @dataclass(init=False)
 class CFCBMLossWeights:

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import validate_data, column_or_1d
-from ..core import (Result, check_array, check_choice, check_int, check_positive, check_fitted, check_labels, check_seed,
+from ..core import (renamed_arg as _renamed, seed_int as _seed_int, Result, check_array, check_choice, check_int, check_positive, check_fitted, check_labels, check_seed,
                           as_generator, local_seed, get_device, torch_generator, progress, to_tensor, to_numpy, like)
 from ..data import load_breast_cancer, load_credit_data
 from ..zoo import MLP
@@ -67,17 +67,7 @@ class InterpretCCOutput(Result):
     mask: torch.Tensor # (n, d) feature mask actually used by the predictor (0/1)
     routes: torch.Tensor|None = None # (n, K) group weights (group routing only)
 
-def _renamed(new, old, old_name, new_name, stacklevel=3):
-    "The value of a renamed argument: `old` (with a DeprecationWarning) when given, else `new`."
-    if old is None: return new
-    warnings.warn(f"`{old_name}` is deprecated and will be removed in the next release: use `{new_name}`", DeprecationWarning, stacklevel=stacklevel)
-    return old
 
-def _seed_int(seed):
-    "One int seed from an int (kept as is), a numpy Generator (one draw) or None (fresh entropy)."
-    if seed is None: return int(np.random.SeedSequence().generate_state(1)[0])
-    if isinstance(seed, np.random.Generator): return int(seed.integers(2**31 - 1))
-    return int(seed)
 
 # %% ../../nbs/34_explain.interpretcc.ipynb #e8a7237a
 class FeatureGatingNet(nn.Module):
