@@ -1,7 +1,7 @@
 """Benchmark: trustnb.privacy accountants vs dp-accounting (and pld-accounting, if installed).
 
 Run: `python bench/privacy.py [--quick] [--json out.json]`. Needs the `privacy` extra (dp-accounting).
-1. Poisson-subsampled Gaussian over a (σ, q, T) grid: our `Accountant` (PLD and RDP) and our independent integer-order
+1. Poisson-subsampled Gaussian over a (noise multiplier z, sampling rate, T) grid: our `Accountant` (PLD and RDP) and our independent integer-order
    RDP expansion vs direct dp-accounting calls — ε agreement (max relative difference) and time ratio.
 2. The balanced-vs-Poisson ε table (T=100, k=1, δ=1e-5) from `BalancedAccountant` vs dp-accounting PLD, plus
    pld-accounting's random-allocation bounds when `PLD_accounting` is importable.
@@ -17,8 +17,8 @@ from trustnb.privacy.balanced_subsampling import epsilon_balanced
 def _timed(f):
     t = time.perf_counter(); v = f(); return v, time.perf_counter() - t
 
-def theirs(method, sigma, q, T, delta, orders=None):
-    ev = dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(sigma))
+def theirs(method, noise_multiplier, sampling_rate, T, delta, orders=None):
+    ev = dpa.PoissonSampledDpEvent(sampling_rate, dpa.GaussianDpEvent(noise_multiplier))
     a = dpa.pld.PLDAccountant() if method == 'pld' else dpa.rdp.RdpAccountant(orders)
     a.compose(ev, T); return a.get_epsilon(delta)
 
@@ -28,7 +28,7 @@ def accounting_grid(quick=False, delta=1e-5):
     for s in sigmas:
         for q in qs:
             for T in Ts:
-                row = dict(sigma=s, q=q, T=T)
+                row = dict(noise_multiplier=s, sampling_rate=q, T=T)
                 for m in ('pld', 'rdp'):
                     ours, t_o = _timed(lambda: Accountant(m).step(GaussianMechanism(s), q, T).get_epsilon(delta))
                     ref, t_r = _timed(lambda: theirs(m, s, q, T, delta))
@@ -48,7 +48,7 @@ def balanced_table(quick=False, delta=1e-5):
     for s in ((0.8, 2.0) if quick else (0.6, 0.8, 1.0, 1.5, 2.0)):
         (eb, tb) = _timed(lambda: epsilon_balanced(s, 100, 1, delta, n_mc=30_000 if quick else 200_000))
         (ep, tp) = _timed(lambda: epsilon_poisson_gaussian(s, 0.01, 100, delta))
-        row = dict(sigma=s, eps_balanced=eb, eps_poisson=ep, ratio=eb / ep, time_balanced=tb, time_poisson=tp)
+        row = dict(noise_multiplier=s, eps_balanced=eb, eps_poisson=ep, ratio=eb / ep, time_balanced=tb, time_poisson=tp)
         if gaussian_allocation_epsilon_range is not None:
             (up, lo), tr = _timed(lambda: gaussian_allocation_epsilon_range(delta=delta, sigma=s, num_steps=100, num_selected=1))
             row.update(pld_accounting_upper=up, pld_accounting_lower=lo, time_pld_accounting=tr)
@@ -63,7 +63,7 @@ def main(argv=None):
     for m in ('pld', 'rdp', 'rdp_int'):
         print(f"{m:8s} max rel. ε diff vs dp-accounting: {max(r[f'{m}_rel'] for r in g):.2e}   "
               f"median time ratio ours/dp-accounting: {np.median([r[f'{m}_time_ratio'] for r in g]):.2f}")
-    print('balanced vs Poisson (T=100, k=1, δ=1e-5): ' + ', '.join(f"σ={r['sigma']}: {r['ratio']:.3f}" for r in b))
+    print('balanced vs Poisson (T=100, k=1, δ=1e-5): ' + ', '.join(f"z={r['noise_multiplier']}: {r['ratio']:.3f}" for r in b))
     if a.json:
         with open(a.json, 'w') as f: json.dump(dict(grid=g, balanced=b), f, indent=1)
 

@@ -12,13 +12,13 @@ from trustnb.unlearn.erase import ERASESelector, SISA, _digits_task, state_hash
 
 def main(n_deletions:int=50, seed:int=0):
     embed, X, y, ids, Xt, yt = _digits_task(seed)
-    sel = ERASESelector(k=4, epsilon=0.5, embed_fn=embed, seed=seed).fit(X, y, ids)
+    sel = ERASESelector(k=4, lattice_spacing=0.5, embed_fn=embed, seed=seed).fit(X, y, ids)
     sisa = SISA(make_estimator=lambda: LogisticRegression(max_iter=300), n_shards=5, seed=seed).fit(X, y, ids)
     dels = np.random.default_rng(seed + 1).choice(ids, n_deletions, replace=False)
     t = dict(erase=[], erase_retrain=[], sisa=[], retrain=[]); identical = True
     for i in dels:
         rep = sel.unlearn(int(i)); t['erase'].append(rep.seconds)
-        t0 = time.perf_counter(); fresh = ERASESelector(k=4, epsilon=0.5, embed_fn=embed, seed=seed).fit(sel.X_, sel.y_, sel.ids_)
+        t0 = time.perf_counter(); fresh = ERASESelector(k=4, lattice_spacing=0.5, embed_fn=embed, seed=seed).fit(sel.X_, sel.y_, sel.ids_)
         t['erase_retrain'].append(time.perf_counter() - t0)
         identical &= state_hash(fresh.state_dict()) == state_hash(sel.state_dict())
         t['sisa'].append(sisa.unlearn(int(i)).seconds)

@@ -127,3 +127,88 @@ def test_balanced_accountant_more_passes_more_loss():
     b = BalancedAccountant(n_mc=20_000).step(GaussianMechanism(1.0), T=20, k=1, count=8).get_epsilon(1e-4)
     c = BalancedAccountant(n_mc=20_000).step(GaussianMechanism(2.0), T=20, k=1, count=8).get_epsilon(1e-4)
     assert a < b and c < b
+
+# issue 9 §2: no silent wrong answers on generated bad inputs ----------------------------------------------------
+import warnings
+import torch
+from trustnb.privacy.accounting import (rdp_poisson_gaussian, delta_poisson_gaussian_1step, delta_poisson_gaussian_mc, gaussian_noise_multiplier,
+                                        LaplaceMechanism)
+from trustnb.privacy.balanced_subsampling import epsilon_balanced, epsilon_model_partition
+from trustnb.privacy.label_dp import optimal_rr_probs, RRBinaryRegression
+
+bad_z = st.one_of(st.floats(max_value=0.0, allow_nan=False, allow_infinity=False), st.just(float('nan')), st.just(float('inf')))
+bad_q = st.one_of(st.floats(max_value=0.0, allow_nan=False, allow_infinity=False), st.floats(min_value=1.0 + 1e-9, max_value=1e6), st.just(float('nan')))
+
+@settings(max_examples=60, **SETTINGS)
+@given(z=bad_z, q=st.floats(0.001, 1.0))
+def test_bad_noise_multiplier_is_refused_everywhere(z, q):
+    "Zero, negative, NaN or infinite noise multipliers raise, naming `noise_multiplier` (no NaN, no 'perfect privacy')."
+    for f in (lambda: rdp_poisson_gaussian(z, q, [2, 4]), lambda: delta_poisson_gaussian_1step(z, q, 1.0),
+              lambda: epsilon_poisson_gaussian(z, q, 3, 1e-5), lambda: delta_poisson_gaussian_mc(z, q, 1, 1.0, n_mc=10),
+              lambda: epsilon_balanced(z, 4, 1, 1e-3, n_mc=200), lambda: epsilon_model_partition(z, 4, 1, 1e-3, n_mc=200)):
+        with pytest.raises(ValueError, match='`noise_multiplier`'): f()
+
+@settings(max_examples=60, **SETTINGS)
+@given(q=bad_q, z=st.floats(0.3, 5.0))
+def test_bad_sampling_rate_is_refused_everywhere(q, z):
+    for f in (lambda: rdp_poisson_gaussian(z, q, [2, 4]), lambda: delta_poisson_gaussian_1step(z, q, 1.0),
+              lambda: epsilon_poisson_gaussian(z, q, 3, 1e-5), lambda: gaussian_noise_multiplier(1.0, 1e-5, 3, q),
+              lambda: Accountant().step(GaussianMechanism(1.0), q), lambda: epsilon_model_partition(z, 4, 1, 1e-3, sampling_rate=q, n_mc=200)):
+        with pytest.raises(ValueError, match='`sampling_rate`'): f()
+
+@settings(max_examples=40, **SETTINGS)
+@given(z=st.floats(0.3, 5.0), q=st.floats(0.001, 1.0), eps=st.floats(1e-4, 0.05))
+def test_valid_one_step_delta_is_positive_and_finite(z, q, eps):
+    "A real mechanism never reports perfect privacy at small ε, nor NaN."
+    d = delta_poisson_gaussian_1step(z, q, eps)
+    assert math.isfinite(d) and 0 < d < 1
+    r = rdp_poisson_gaussian(z, q, [2, 8])
+    assert np.isfinite(r).all() and (r >= 0).all()
+
+@settings(max_examples=40, **SETTINGS)
+@given(n=st.integers(1, 20), data=st.data(), bad=st.sampled_from([np.nan, np.inf, -np.inf]), torch_in=st.booleans())
+def test_mechanisms_refuse_nonfinite_queries(n, data, bad, torch_in):
+    "Adding noise to NaN would release exactly which entries were NaN: the mechanisms raise instead."
+    x = np.zeros(n); x[data.draw(st.integers(0, n - 1))] = bad
+    x = torch.tensor(x) if torch_in else x
+    for m in (GaussianMechanism(1.0), LaplaceMechanism(1.0)):
+        with pytest.raises(ValueError, match='`x` contains NaN or inf'): m(x, seed=0)
+
+@settings(max_examples=30, **SETTINGS)
+@given(p=st.integers(1, 4), data=st.data())
+def test_nan_pilot_beta_refused(p, data):
+    X = np.random.default_rng(p).normal(size=(30, p)); b = np.ones(p); b[data.draw(st.integers(0, p - 1))] = np.nan
+    with pytest.raises(ValueError, match='`beta_pilot` contains NaN'): optimal_rr_probs(X, b, 1.0)
+
+@settings(max_examples=20, **SETTINGS)
+@given(q=st.floats(0.001, 0.999))
+def test_rdp_replace_with_sampling_fails_early(q):
+    "dp-accounting's RDP cannot compose Poisson sampling under replace-one: we say so at `step`, not at `get_epsilon`."
+    with pytest.raises(ValueError, match="`neighboring`='replace'"): Accountant('rdp', 'replace').step(GaussianMechanism(1.0), q)
+
+def test_one_default_accountant_is_pld():
+    "Calibration and reporting share the PLD default, so a calibrated mechanism's reported ε is the target (no wasted noise)."
+    z = gaussian_noise_multiplier(1.0, 1e-5)
+    assert z == gaussian_noise_multiplier(1.0, 1e-5, accountant='pld') < gaussian_noise_multiplier(1.0, 1e-5, accountant='rdp')
+    assert abs(GaussianMechanism.from_noise_multiplier(z).guarantee(1e-5).epsilon - 1.0) < 2e-3
+
+def test_deprecated_keywords_still_work():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        assert epsilon_poisson_gaussian(sigma=1.0, sampling_rate=0.1, steps=3, delta=1e-5) == epsilon_poisson_gaussian(1.0, 0.1, 3, 1e-5)
+        assert np.array_equal(rdp_poisson_gaussian(sigma=1.0, q=0.1, orders=[2, 3]), rdp_poisson_gaussian(1.0, 0.1, [2, 3]))
+    assert sum(issubclass(x.category, DeprecationWarning) for x in w) >= 2
+    with pytest.raises(TypeError, match='noise_multiplier'): epsilon_poisson_gaussian(1.0, 0.1, 3, 1e-5, sigma=1.0)  # both spellings: refused
+
+@settings(max_examples=15, **SETTINGS)
+@given(seed=st.integers(0, 10_000), n=st.integers(20, 200), eps=st.floats(0.5, 5.0))
+def test_rr_regression_is_a_classifier(seed, n, eps):
+    rng = np.random.default_rng(seed); X = rng.normal(size=(n, 2)); y = (rng.random(n) < 0.5).astype(int)
+    rr = LabelRandomizedResponse(eps); yt = rr(y, seed=seed)
+    assume(0 < yt.sum() < n)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)  # separable draws may not converge: not what is tested here
+        m = RRBinaryRegression(mechanism=rr).fit(X, yt)
+    P = m.predict_proba(X)
+    assert P.shape == (n, 2) and np.allclose(P.sum(1), 1) and np.isin(m.predict(X), [0, 1]).all()
+    with pytest.raises(ValueError, match='`y_tilde`'): RRBinaryRegression().fit(X, np.r_[yt[:-1], 0.5])

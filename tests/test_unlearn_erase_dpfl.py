@@ -51,3 +51,60 @@ def test_chain_matches_matrix(beta, K):
     D = np.eye(K) - beta * np.eye(K, k=-1); Dinv = np.linalg.inv(D)
     assert np.isclose(np.linalg.norm(Dinv, axis=0).max(), chain_sensitivity(beta, K), rtol=1e-6)
     assert np.isclose(np.ones(K) @ D @ D.T @ np.ones(K), chain_variance(beta, K), rtol=1e-9)
+
+
+# the unlearning contract: fit, then unlearn(ids) mutates and reports (issue 16) -----------------------------------
+import random, warnings
+import torch
+from trustnb.core import local_seed
+from trustnb.zoo import MLP
+from trustnb.unlearn.certified import NoisyFinetuneUnlearner, train_full_batch
+from trustnb.unlearn.erase import SISA
+
+
+def _rng_state(): return (torch.random.get_rng_state().clone(), np.random.get_state()[1].copy(), random.getstate())
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 1000), n_del=st.integers(1, 5))
+def test_noisy_finetune_unlearn_contract(seed, n_del):
+    "unlearn(ids) drops exactly those records, returns the new model in its report, and leaves the global RNGs alone."
+    rng = np.random.default_rng(seed); X = rng.normal(size=(30, 4)).astype(np.float32); y = rng.integers(0, 3, 30)
+    with local_seed(seed): net = MLP(4, 3, (8,))
+    before = _rng_state()
+    u = NoisyFinetuneUnlearner(T=2, finetune_steps=2, train_steps=3, seed=seed, device='cpu').fit(X, y, model=net)
+    gone = rng.choice(30, n_del, replace=False); rep = u.unlearn(gone)
+    after = _rng_state()
+    assert torch.equal(before[0], after[0]) and np.array_equal(before[1], after[1]) and before[2] == after[2]
+    assert rep.model is u.model_ and rep.n_retained == 30 - n_del and not np.isin(gone, u.ids_).any()
+    assert abs(rep.certificate.epsilon - 1.0) < 0.01 and u.predict_proba(X).shape == (30, 3)
+    with pytest.raises(ValueError, match='unknown or already unlearned'): u.unlearn(gone[:1])
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_train_full_batch_leaves_global_rng(seed):
+    X = np.random.default_rng(seed).normal(size=(10, 3)); y = np.arange(10) % 2
+    with local_seed(0): net = MLP(3, 2, (4,))
+    before = _rng_state(); train_full_batch(net, X, y, steps=2, seed=seed); after = _rng_state()
+    assert torch.equal(before[0], after[0]) and np.array_equal(before[1], after[1]) and before[2] == after[2]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), n_del=st.integers(1, 6))
+def test_sisa_unlearn_many(seed, n_del):
+    from sklearn.linear_model import LogisticRegression
+    rng = np.random.default_rng(seed); X = rng.normal(size=(40, 3)); y = np.arange(40) % 2
+    s = SISA(make_estimator=lambda: LogisticRegression(max_iter=100), n_shards=3, seed=seed).fit(X, y)
+    gone = rng.choice(40, n_del, replace=False); rep = s.unlearn(gone)
+    assert len(rep.actions) == n_del and not np.isin(gone, s.ids_).any() and len(s.X_) == 40 - n_del
+    assert s.predict(X).shape == (40,)
+
+
+def test_bad_labels_and_widths_raise_clearly():
+    X = np.random.default_rng(0).normal(size=(12, 3)); y = np.arange(12) % 2
+    with local_seed(0): net = MLP(3, 2, (4,))
+    with pytest.raises(ValueError, match='`y` holds label 5 but `model` has 2 outputs'): train_full_batch(net, X, np.r_[y[:-1], 5])
+    with pytest.raises(ValueError, match='`X` has 4 columns'): train_full_batch(net, np.ones((12, 4)), y)
+    with pytest.raises(ValueError, match='`y` must hold labels >= 0'): ERASESelector(k=1).fit(X, np.r_[y[:-1], -1])
+    with pytest.raises(ValueError, match='`y` must hold whole-number labels'): ERASESelector(k=1).fit(X, np.r_[y[:-1], 0.5])

@@ -203,14 +203,16 @@ def _build(acc:Accountant):
     return out
 
 # %% ../../nbs/40_privacy.accounting.ipynb #9bcc3764
-def _get_epsilon(self, delta:float)->float: # target δ in (0, 1)
+def _get_epsilon(self, delta:float, # target δ in (0, 1)
+    )->float:
     "Smallest ε such that the ledger is (ε, `delta`)-DP (0 for an empty ledger)."
     delta = check_delta(delta)
     if not self.ledger: return 0.0
     b = _build(self)
     return float(b.get_epsilon(delta) if self.method == 'rdp' else b.get_epsilon_for_delta(delta))
 
-def _get_delta(self, epsilon:float)->float: # target ε > 0
+def _get_delta(self, epsilon:float, # target ε > 0
+    )->float:
     "Smallest δ such that the ledger is (`epsilon`, δ)-DP."
     epsilon = check_epsilon(epsilon)
     if not self.ledger: return 0.0
@@ -228,9 +230,10 @@ def epsilon_poisson_gaussian(noise_multiplier:float, # σ/Δ of the Gaussian mec
                              delta:float, # target δ
                              method:Literal['pld', 'rdp']='pld', # accountant (PLD is the library default)
                              neighboring:Literal['add_remove', 'replace']='add_remove', # neighbouring relation
-                             discretization:float=1e-4)->float: # PLD discretization interval
+                             discretization:float=1e-4, # PLD discretization interval
+                                 )->float:
     "ε of `steps` runs of the Poisson-subsampled Gaussian mechanism, from an `Accountant`."
-    acc = Accountant(method, neighboring, discretization=discretization)
+    steps = check_int(steps, 'steps', lo=1); acc = Accountant(method, neighboring, discretization=discretization)
     return acc.step(GaussianMechanism.from_noise_multiplier(noise_multiplier), sampling_rate, steps).get_epsilon(delta)
 
 # %% ../../nbs/40_privacy.accounting.ipynb #4812a750
@@ -251,7 +254,8 @@ def gaussian_noise_multiplier(epsilon:float, # target ε > 0
                               steps:int=1, # number of steps T
                               sampling_rate:float=1.0, # Poisson sampling rate in (0, 1]
                               accountant:Literal['pld', 'rdp']='pld', # PLD (the library default, tight) or Rényi DP
-                              tol:float=1e-6)->float: # absolute tolerance on the multiplier
+                              tol:float=1e-6, # absolute tolerance on the multiplier
+                                  )->float:
     "Smallest Gaussian noise multiplier σ/Δ whose `steps` Poisson-subsampled runs are (`epsilon`, `delta`)-DP (dp-accounting calibration, cached)."
     args = check_epsilon(epsilon), check_delta(delta), check_int(steps, 'steps', lo=1), check_sampling_rate(sampling_rate)
     return _noise_multiplier(*args, check_choice(accountant, 'accountant', ('pld', 'rdp')), float(check_positive(tol, 'tol')))

@@ -25,7 +25,8 @@ def _check_kT(T, k, T_name:str='T', k_name:str='k'):
 def balanced_schedule(n:int, # number of examples
                       T:int, # iterations per pass
                       k:int, # iterations each example joins
-                      seed:int|np.random.Generator|None=None)->list: # local seed or Generator; returns T arrays of example indices
+                      seed:int|np.random.Generator|None=None, # local seed or Generator; returns T arrays of example indices
+                          )->list:
     "Assign every example to exactly `k` of `T` iterations, uniformly at random; returns one index array per iteration."
     check_int(n, 'n', lo=1); _check_kT(T, k); rng = as_generator(seed)
     its = np.argpartition(rng.random((n, T)), k - 1, axis=1)[:, :k] if k < T else np.tile(np.arange(T), (n, 1))
@@ -183,7 +184,8 @@ def epsilon_balanced(noise_multiplier:float, # σ/Δ of the per-iteration Gaussi
                      epochs:int=1, # passes
                      n_mc:int=100_000, # Monte Carlo samples per direction
                      seed:int=0, # seed of the Monte Carlo draws
-                     z:float=2.0)->float: # standard errors added to δ̂
+                     z:float=2.0, # standard errors added to δ̂
+                         )->float:
     "ε of `epochs` passes of k-of-T balanced iteration subsampling with the Gaussian mechanism (Monte Carlo)."
     mech = GaussianMechanism.from_noise_multiplier(noise_multiplier); _check_kT(T, k); check_int(epochs, 'epochs', lo=1); check_delta(delta)
     return BalancedAccountant(n_mc, seed, z).step(mech, T, k, epochs).get_epsilon(delta)
@@ -196,7 +198,8 @@ def epsilon_model_partition(noise_multiplier:float, # σ/Δ of each client's noi
                             sampling_rate:float=1.0, # client sampling rate per round
                             n_mc:int=100_000, # Monte Carlo samples per direction
                             seed:int=0, # seed of the Monte Carlo draws
-                            z:float=2.0)->float: # standard errors added to δ̂
+                            z:float=2.0, # standard errors added to δ̂
+                                )->float:
     "ε of model splitting: each round a client's clipped update goes to one random block of `m` (optionally client-sampled)."
     mech = GaussianMechanism.from_noise_multiplier(noise_multiplier)
     m, rounds, sampling_rate, delta = check_int(m, 'm', lo=1), check_int(rounds, 'rounds', lo=1), check_sampling_rate(sampling_rate), check_delta(delta)
@@ -210,7 +213,8 @@ def balanced_vs_poisson(noise_multipliers=(0.6, 0.8, 1.0, 2.0), # noise multipli
                         epochs:int=1, # passes
                         delta:float=1e-5, # target δ
                         n_mc:int=30_000, # Monte Carlo samples per direction
-                        seed:int=0)->list: # seed of the Monte Carlo draws
+                        seed:int=0, # seed of the Monte Carlo draws
+                            )->list:
     "Rows (z, ε balanced [Monte Carlo, upper 2-se], ε Poisson [dp-accounting PLD]) at matched rate k/T and steps."
     zs = np.atleast_1d(np.asarray(noise_multipliers, dtype=float)) if isinstance(noise_multipliers, (list, tuple)) else noise_multipliers
     if not isinstance(zs, np.ndarray) or zs.ndim != 1 or len(zs) == 0: raise TypeError("`noise_multipliers` must be a non-empty list of numbers")
@@ -237,7 +241,8 @@ def dp_sgd_digits(sampler:Literal['balanced', 'poisson']='balanced', # batch sam
                   steps_per_epoch:int=20, # iterations T per pass (balanced: k = 1; Poisson: rate 1/T)
                   lr:float=2.0, # step size
                   clip:float=1.0, # per-example gradient clipping norm
-                  seed:int=0)->float: # seed of the sampler and the noise
+                  seed:int=0, # seed of the sampler and the noise
+                      )->float:
     "Test accuracy of DP-SGD softmax regression on digits with the balanced or the Poisson sampler."
     from trustnb.data import load_digits
     check_choice(sampler, 'sampler', ('balanced', 'poisson')); z = check_noise_multiplier(noise_multiplier)

@@ -27,7 +27,8 @@ def _check_label_delta(delta): return float(check_in_range(delta, 'delta', 0, 1,
 
 def rr_epsilon(p0:float, # P(ỹ=1|y=0)
                p1:float, # P(ỹ=1|y=1), > `p0`
-               delta:float=0.0)->float: # δ slack in [0, 1)
+               delta:float=0.0, # δ slack in [0, 1)
+                   )->float:
     "Smallest ε such that the binary RR channel (`p0`, `p1`) is (ε, `delta`)-label-DP (inf if none)."
     _check_probs(p0, p1); delta = _check_label_delta(delta)
     P = np.array([[1 - p0, p0], [1 - p1, p1]])  # P[y, output]
@@ -40,13 +41,15 @@ def rr_epsilon(p0:float, # P(ỹ=1|y=0)
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #fb7838fc
 def rr_vertex(epsilon:float, # label-DP ε > 0
-              delta:float=0.0)->tuple: # δ in [0, 1)
+              delta:float=0.0, # δ in [0, 1)
+                  )->tuple:
     "The vertex V = ((1-δ)/(1+e^ε), (e^ε+δ)/(1+e^ε)) of the (ε, δ)-label-DP channels."
     e = math.exp(check_epsilon(epsilon)); delta = _check_label_delta(delta)
     return (1 - delta) / (1 + e), (e + delta) / (1 + e)
 
 def rr_corners(epsilon:float, # label-DP ε > 0
-               delta:float=0.0)->list: # δ in [0, 1)
+               delta:float=0.0, # δ in [0, 1)
+                   )->list:
     "The upper-left corners A, V, B of the feasible polygon (A = V = B's edges collapse when δ = 0)."
     epsilon, delta = check_epsilon(epsilon), _check_label_delta(delta)
     a = min(delta, 1 - (1 - delta) * math.exp(-epsilon))
@@ -71,7 +74,8 @@ def fisher_information(X:np.ndarray, # design matrix (n, p), intercept column in
                        beta:np.ndarray, # coefficients (p,)
                        p0:float=0.0, # P(ỹ=1|y=0) of the RR channel (identity channel by default)
                        p1:float=1.0, # P(ỹ=1|y=1) of the RR channel
-                       link:Literal['logit', 'probit']='logit')->np.ndarray: # (p, p)
+                       link:Literal['logit', 'probit']='logit', # (p, p)
+                           )->np.ndarray:
     "Fisher information of β from RR labels: Σ (p1-p0)² f² / (F̃(1-F̃)) x xᵀ."
     X = to_numpy(check_array(X, 'X', ndim=2)).astype(float); beta = _coefs(beta, 'beta', X.shape[1])
     _check_probs(p0, p1); check_choice(link, 'link', _LINKS)
@@ -88,7 +92,8 @@ def optimal_rr_probs(X:np.ndarray, # public design matrix (n, p)
                      beta_pilot:np.ndarray, # pilot coefficients (p,) from public data or a prior (not from the private labels)
                      epsilon:float, # label-DP ε > 0
                      delta:float=0.0, # δ in [0, 1)
-                     link:Literal['logit', 'probit']='logit')->tuple: # (p0, p1)
+                     link:Literal['logit', 'probit']='logit', # (p0, p1)
+                         )->tuple:
     "The (ε, δ)-label-DP channel maximizing tr I(β_pilot): the best of the polygon's upper-left corners."
     X = to_numpy(check_array(X, 'X', ndim=2)).astype(float); check_choice(link, 'link', _LINKS)
     beta = _coefs(beta_pilot, 'beta_pilot', X.shape[1])  # a NaN pilot would silently pick a corner by NaN comparisons
@@ -179,19 +184,22 @@ def _fit(self, X, # public features (n, d)
 RRBinaryRegression.fit = _fit
 
 # %% ../../nbs/41_privacy.label_dp.ipynb #bf334d5c
-def _conf_int(self, alpha:float=0.05)->np.ndarray: # significance level: (1-`alpha`) intervals; returns (p, 2), intercept first
+def _conf_int(self, alpha:float=0.05, # significance level: (1-`alpha`) intervals; returns (p, 2), intercept first
+    )->np.ndarray:
     "Wald (1-`alpha`) intervals from the inverse Fisher information; private by post-processing."
     check_fitted(self, 'params_'); check_in_range(alpha, 'alpha', 0, 1, lo_open=True, hi_open=True)
     z = stats.norm.ppf(1 - alpha / 2)
     return np.c_[self.params_ - z * self.stderr_, self.params_ + z * self.stderr_]
 
-def _predict_proba(self, X)->np.ndarray: # features (n, d); returns (n, 2): P(y=0|x), P(y=1|x) of the true (not privatized) label
+def _predict_proba(self, X, # features (n, d); returns (n, 2): P(y=0|x), P(y=1|x) of the true (not privatized) label
+    )->np.ndarray:
     "Debiased class probabilities, one column per entry of `classes_`."
     check_fitted(self, 'params_')
     p1 = _cdf_pdf(self._design(X) @ self.params_, self.link)[0]
     return np.c_[1 - p1, p1]
 
-def _predict(self, X)->np.ndarray: # features (n, d); returns labels in {0, 1}
+def _predict(self, X, # features (n, d); returns labels in {0, 1}
+    )->np.ndarray:
     "The more probable true label for each row of `X`."
     p1 = self.predict_proba(X)[:, 1]
     return self.classes_[(p1 > 0.5).astype(int)]
@@ -202,7 +210,8 @@ RRBinaryRegression.conf_int, RRBinaryRegression.predict_proba, RRBinaryRegressio
 def simulate_binary(n:int=2000, # number of rows
                     beta=(-0.5, 1.0, -1.0), # true coefficients, intercept first
                     link:Literal['logit', 'probit']='logit', # link function
-                    seed:int|np.random.Generator|None=0)->tuple: # local seed or Generator; returns (X, y, beta)
+                    seed:int|np.random.Generator|None=0, # local seed or Generator; returns (X, y, beta)
+                        )->tuple:
     "Design with intercept and standard-normal features, and labels from the binary response model."
     n, link, rng = check_int(n, 'n', lo=1), check_choice(link, 'link', _LINKS), as_generator(seed)
     beta = to_numpy(check_array(np.asarray(beta, float) if isinstance(beta, (list, tuple)) else beta, 'beta', ndim=1)).astype(float)
@@ -218,7 +227,8 @@ def coverage_experiment(n:int=2000, # rows per simulated dataset
                         beta=(-0.5, 1.0, -1.0), # true coefficients, intercept first
                         link:Literal['logit', 'probit']='logit', # link function
                         alpha:float=0.05, # significance level of the intervals
-                        seed:int|np.random.Generator|None=0)->dict: # local seed or Generator
+                        seed:int|np.random.Generator|None=0, # local seed or Generator
+                            )->dict:
     "Coverage of the debiased and naive (1-`alpha`) intervals over `reps` simulated datasets; RMSE of each estimator."
     n, reps, rng = check_int(n, 'n', lo=1), check_int(reps, 'reps', lo=1), as_generator(seed)
     check_in_range(alpha, 'alpha', 0, 1, lo_open=True, hi_open=True); check_choice(link, 'link', _LINKS)
@@ -247,7 +257,8 @@ def label_dp_claim(reps:int=600, # simulated datasets
 # %% ../../nbs/41_privacy.label_dp.ipynb #a9eb787a
 def credit_experiment(epsilon:float=1.0, # label-DP ε
                       reps:int=60, # RR draws of the labels
-                      seed:int|np.random.Generator|None=0)->dict: # local seed or Generator
+                      seed:int|np.random.Generator|None=0, # local seed or Generator
+                          )->dict:
     "Debiased vs naive fits on credit_data RR labels, measured against the non-private fit."
     from trustnb.data import load_credit_data
     reps, rr, rng = check_int(reps, 'reps', lo=1), LabelRandomizedResponse(epsilon), as_generator(seed)

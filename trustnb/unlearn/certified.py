@@ -28,7 +28,8 @@ def shift_budget(C0:float, # model clipping radius
                  C1:float, # gradient clipping radius
                  lr:float, # step size γ of the noisy steps
                  weight_decay:float, # weight decay λ of the noisy steps
-                 T:int)->tuple: # number of noisy steps; returns (S, W2)
+                 T:int, # number of noisy steps; returns (S, W2)
+                     )->tuple:
     "Worst-case distance `S` left after `T` steps and the noise weight `W2` = Σ c^{2(T-t)}, c = 1 - γλ."
     check_positive(C0, 'C0'); check_positive(C1, 'C1', strict=False); check_positive(lr, 'lr')
     check_positive(weight_decay, 'weight_decay', strict=False); check_int(T, 'T', lo=1)
@@ -41,10 +42,11 @@ def shift_budget(C0:float, # model clipping radius
 @dataclass(repr=False)
 class Certificate(Result):
     "An (ε, δ)-unlearning certificate and how it was obtained."
-    epsilon: float; delta: float # the guarantee
+    epsilon: float # certified ε
+    delta: float # certified δ
     sigma: float # per-step noise standard deviation
     noise_multiplier: float # z = σ·W/S of the equivalent Gaussian mechanism
-    method: str = 'noisy fine-tuning, shift analysis, PLD accountant'
+    method: str = 'noisy fine-tuning, shift analysis, PLD accountant' # how the certificate was obtained
 
 @_renamed(gamma='lr', lam='weight_decay')
 def unlearning_certificate(sigma:float, # per-step noise standard deviation
@@ -54,7 +56,8 @@ def unlearning_certificate(sigma:float, # per-step noise standard deviation
                            lr:float, # step size γ
                            weight_decay:float, # weight decay λ
                            T:int, # number of noisy steps
-                           accountant:Literal['pld', 'rdp']='pld')->Certificate: # accountant (PLD is the library default)
+                           accountant:Literal['pld', 'rdp']='pld', # accountant (PLD is the library default)
+                               )->Certificate:
     "The (ε, `delta`) that `T` noisy clipped steps with noise `sigma` certify, from an `Accountant`."
     check_positive(sigma, 'sigma'); check_delta(delta); check_choice(accountant, 'accountant', ('pld', 'rdp'))
     S, W2 = shift_budget(C0, C1, lr, weight_decay, T)
@@ -75,14 +78,16 @@ def calibrate_sigma(epsilon:float, # target ε
                     C1:float, # gradient clipping radius
                     gamma:float, # step size
                     lam:float, # weight decay
-                    T:int)->float: # number of noisy steps
+                    T:int, # number of noisy steps
+                        )->float:
     "Deprecated: use `NoisyFinetuneUnlearner(...).noise_scale()` (or `gaussian_noise_multiplier(epsilon, delta) * S / sqrt(W2)`)."
     warnings.warn("`unlearn.certified.calibrate_sigma` is deprecated, use `NoisyFinetuneUnlearner(...).noise_scale()`", DeprecationWarning, stacklevel=2)
     return _step_sigma(epsilon, delta, C0, C1, gamma, lam, T)
 
 # %% ../../nbs/50_unlearn.certified.ipynb #fdaabdfc
 def clip_params(model:nn.Module, # the model, changed in place
-                C:float)->nn.Module: # radius of the parameter ball
+                C:float, # radius of the parameter ball
+                    )->nn.Module:
     "Scale `model`'s parameter vector in place to norm at most `C` (the projection Π_C)."
     check_type(model, 'model', nn.Module); C = float(check_positive(C, 'C'))
     with torch.no_grad():
@@ -95,15 +100,20 @@ def _model_device(model): return next(model.parameters()).device
 def _xy(model, X, y, xname='X', yname='y'):
     "Validated `X` (n, d) and integer class labels `y` as tensors on `model`'s device."
     X = check_array(X, xname, ndim=2); y = check_labels(y, yname, n_rows=len(X))
-    dev = _model_device(model)
-    return to_tensor(X, device=dev), torch.as_tensor(y.astype(np.int64), device=dev)
+    dev = _model_device(model); Xt = to_tensor(X, device=dev)
+    try:
+        with torch.no_grad(): n_out = model(Xt[:1]).shape[-1]
+    except RuntimeError as e: raise ValueError(f"`{xname}` has {X.shape[1]} columns, which `model` does not accept ({str(e)[:80]})") from None
+    if len(y) and y.max() >= n_out: raise ValueError(f"`{yname}` holds label {int(y.max())} but `model` has {n_out} outputs")
+    return Xt, torch.as_tensor(y.astype(np.int64), device=dev)
 
 def train_full_batch(model:nn.Module, # the model, trained in place
                      X, # features (n, d)
                      y, # class labels (n,) in 0..n_classes-1
                      steps:int=300, # Adam steps
                      lr:float=1e-2, # Adam learning rate
-                     seed:int=0)->nn.Module: # seed of any randomness in the forward pass (dropout), local to the call
+                     seed:int=0, # seed of any randomness in the forward pass (dropout), local to the call
+                         )->nn.Module:
     "Deterministic full-batch Adam on cross-entropy (used for training, retraining and the noiseless fine-tuning)."
     check_type(model, 'model', nn.Module); check_int(steps, 'steps', lo=0); check_positive(lr, 'lr'); check_int(seed, 'seed', lo=0)
     X, y = _xy(model, X, y); opt = torch.optim.Adam(model.parameters(), lr=lr)
@@ -190,7 +200,8 @@ def _unlearn(self, ids, # record ids to forget (an int or a 1-D array)
         out, self.sigma_, self.certificate_ = self._noisy_finetune(m, X, y, torch_generator(self.seed, device=_model_device(m)))
         return out
     check_fitted(self, 'model_')
-    ids = np.atleast_1d(np.asarray(ids)) if not isinstance(ids, torch.Tensor) else to_numpy(ids).reshape(-1)
+    ids = np.atleast_1d(np.asarray(ids, dtype=object if not isinstance(ids, (np.ndarray, list, tuple, int, np.integer)) else None)) if not isinstance(ids, torch.Tensor) else to_numpy(ids).reshape(-1)
+    if ids.dtype.kind not in 'iuf': raise TypeError(f"`ids` must be an int or an array of ints, got {type(ids[0]).__name__ if len(ids) else ids.dtype}")
     ids = check_labels(ids, 'ids').astype(np.int64)
     if len(ids) == 0: raise ValueError("`ids` must name at least one record")
     unknown = np.setdiff1d(ids, self.ids_)
@@ -202,12 +213,14 @@ def _unlearn(self, ids, # record ids to forget (an int or a 1-D array)
     self.model_, self.X_, self.y_, self.ids_ = new, self.X_[keep], self.y_[keep], self.ids_[keep]; self.n_unlearn_calls_ += 1
     return UnlearningReport(np.unique(ids), new, self.certificate_, int(keep.sum()))
 
-def _proba(self, X)->np.ndarray: # features (n, d); returns (n, n_classes) class probabilities of the current model
+def _proba(self, X, # features (n, d); returns (n, n_classes) class probabilities of the current model
+    )->np.ndarray:
     "Class probabilities of the current (possibly unlearned) model."
     check_fitted(self, 'model_'); X = check_array(X, 'X', ndim=2, n_cols=self.n_features_in_)
     with torch.no_grad(): return to_numpy(torch.softmax(self.model_.eval()(to_tensor(X, device=_model_device(self.model_))), -1)).astype(float)
 
-def _predict(self, X)->np.ndarray: # features (n, d); returns labels
+def _predict(self, X, # features (n, d); returns labels
+    )->np.ndarray:
     "Labels predicted by the current (possibly unlearned) model."
     check_fitted(self, 'model_')
     return self.classes_[self.predict_proba(X).argmax(1)]
@@ -222,7 +235,8 @@ def output_perturbation(model:nn.Module, # the trained model (not modified)
                         y_retain=None, # retained labels
                         finetune_steps:int=150, # noiseless Adam steps after the noise
                         finetune_lr:float=1e-2, # their learning rate
-                        seed:int=0)->nn.Module: # seed of the noise
+                        seed:int=0, # seed of the noise
+                            )->nn.Module:
     "Clip to `C0`, add Gaussian noise for sensitivity 2·`C0` at (`epsilon`, `delta`), optionally fine-tune on retained data."
     check_type(model, 'model', nn.Module); C0 = float(check_positive(C0, 'C0')); check_int(finetune_steps, 'finetune_steps', lo=0)
     check_positive(finetune_lr, 'finetune_lr'); check_int(seed, 'seed', lo=0)
@@ -240,7 +254,8 @@ def mia_auc(model:nn.Module, # the model to audit
             X_forget, # forgotten records' features (members)
             y_forget, # their labels
             X_test, # held-out features (non-members)
-            y_test)->float: # their labels
+            y_test, # their labels
+                )->float:
     "Loss-threshold membership inference: ROC AUC of −loss for forget (members) against test (non-members)."
     from sklearn.metrics import roc_auc_score
     check_type(model, 'model', nn.Module)
@@ -273,7 +288,8 @@ def _acc(m, X, y):
        metric='test accuracy after unlearning (higher is better)', baseline='output perturbation at the same (ε, δ) + the same fine-tuning')
 def certified_claim(epsilon:float=1.0, # target ε of both certified methods
                     delta:float=1e-5, # target δ
-                    seeds=(0, 1, 2))->dict: # seeds to take the median over
+                    seeds=(0, 1, 2), # seeds to take the median over
+                        )->dict:
     check_epsilon(epsilon); check_delta(delta)
     if not isinstance(seeds, (list, tuple)) or not seeds: raise TypeError('`seeds` must be a non-empty list of ints')
     rows = []
@@ -294,7 +310,8 @@ def certified_claim(epsilon:float=1.0, # target ε of both certified methods
 # %% ../../nbs/50_unlearn.certified.ipynb #b0639286
 def accuracy_vs_epsilon(epsilons=(0.5, 2.0, 16.0), # target ε values
                         seed:int=0, # seed of the split, training and noise
-                        finetune_steps:int=150)->dict: # noiseless Adam steps both methods get afterwards
+                        finetune_steps:int=150, # noiseless Adam steps both methods get afterwards
+                            )->dict:
     "Test accuracy of noisy fine-tuning and output perturbation (same fine-tuning) across target ε."
     if not isinstance(epsilons, (list, tuple)) or not epsilons: raise TypeError('`epsilons` must be a non-empty list of numbers')
     for e in epsilons: check_epsilon(e, 'epsilons')

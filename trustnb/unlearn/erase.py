@@ -158,12 +158,14 @@ def _qkm_unlearn(self, ids, # record id(s) to forget
     self.labels_ = _sqdist(self.X_, self.C_[-1]).argmin(1)
     return DeletionReport(ids, [a for a, _ in out], sum(c for _, c in out), time.perf_counter() - t0)
 
-def _qkm_delete(self, id:int)->DeletionReport: # the record id
+def _qkm_delete(self, id:int, # the record id
+    )->DeletionReport:
     "Deprecated: use `unlearn(ids)`."
     warnings.warn("`QuantizedKMeans.delete` is deprecated, use `unlearn(ids)`", DeprecationWarning, stacklevel=2)
     return self.unlearn(id)
 
-def _qkm_predict(self, Z)->np.ndarray: # embeddings (n, d); returns the index of the nearest final centroid
+def _qkm_predict(self, Z, # embeddings (n, d); returns the index of the nearest final centroid
+    )->np.ndarray:
     "Cluster of each row of `Z` (nearest quantized centroid)."
     check_fitted(self, 'C_'); Z = to_numpy(check_array(Z, 'Z', ndim=2, n_cols=self.n_features_in_))
     return _sqdist(_fixed(Z), self.C_[-1]).argmin(1)
@@ -201,7 +203,7 @@ class ERASESelector(ClassifierMixin, BaseEstimator):
         if len(Z) != len(X): raise ValueError(f"`embed_fn` must return one row per row of `X`, got {len(Z)} for {len(X)}")
         self.classes_, self.X_, self.y_, self.ids_, self.n_features_in_ = np.unique(y), X.copy(), y.copy(), ids.copy(), X.shape[1]
         small = [c for c in self.classes_ if (y == c).sum() < self.k]
-        if small: raise ValueError(f"class {small[0]} has {(y == small[0]).sum()} records, fewer than `k`={self.k}")
+        if small: raise ValueError(f"class {small[0]} of `y` has {(y == small[0]).sum()} records, fewer than `k`={self.k}")
         self.qkm_ = {c: QuantizedKMeans(n_clusters=self.k, lattice_spacing=self.lattice_spacing, n_iter=self.n_iter, seed=self.seed)
                      .fit(Z[y == c], ids[y == c]) for c in self.classes_}
         self.demo_ids_ = {c: self._pick(c) for c in self.classes_}
@@ -245,7 +247,8 @@ def _unlearn(self, ids, # record id(s) to forget
         actions.append(a); cost += pts
     return DeletionReport(ids, actions, int(cost), time.perf_counter() - t0)
 
-def _sel_predict(self, X)->np.ndarray: # query features (n, p); returns labels
+def _sel_predict(self, X, # query features (n, p); returns labels
+    )->np.ndarray:
     "In-context prediction with the selected demonstrations (the 1-NN stand-in for the LLM, `icl_predict`)."
     check_fitted(self, 'qkm_'); X = check_array(X, 'X', ndim=2, n_cols=self.n_features_in_)
     _, dX, dy = self.demonstrations()
@@ -273,7 +276,8 @@ def state_hash(state:dict, # name -> array, e.g. `state_dict()`
 # %% ../../nbs/51_unlearn.erase.ipynb #86587f26
 def icl_predict(demo_X, # demonstration features (m, p)
                 demo_y, # demonstration labels (m,)
-                Xq)->np.ndarray: # query features (n, p); returns labels (n,)
+                Xq, # query features (n, p); returns labels (n,)
+                    )->np.ndarray:
     "Stand-in for the LLM: label of the nearest demonstration (1-NN over the prompt's examples)."
     demo_X = to_numpy(check_array(demo_X, 'demo_X', ndim=2)).astype(np.float64)
     demo_y = to_numpy(check_array(demo_y, 'demo_y', ndim=1))
@@ -284,7 +288,8 @@ def icl_predict(demo_X, # demonstration features (m, p)
 
 def build_icl_prompt(demos:list, # (input text, label text) pairs
                      query:str, # the query's input text
-                     template:str='Input: {x}\nOutput: {y}\n\n')->str: # how one example is written; must contain {x} and {y}
+                     template:str='Input: {x}\nOutput: {y}\n\n', # how one example is written; must contain {x} and {y}
+                         )->str:
     "The few-shot prompt: each demonstration through `template`, then the query with its output left open."
     check_type(demos, 'demos', (list, tuple)); check_type(query, 'query', str); check_type(template, 'template', str)
     if '{x}' not in template or '{y}' not in template: raise ValueError("`template` must contain the fields {x} and {y}")
@@ -373,7 +378,8 @@ def _sisa(seed=0):
 def erase_claim(n_deletions:int=50, # sequential deletions
                 k:int=4, # demonstrations per class
                 lattice_spacing:float=0.5, # lattice spacing of the quantized centroids
-                seed:int=0)->dict: # seed of the split, the selector and the deletions
+                seed:int=0, # seed of the split, the selector and the deletions
+                    )->dict:
     check_int(n_deletions, 'n_deletions', lo=1); check_int(k, 'k', lo=1); check_positive(lattice_spacing, 'lattice_spacing'); check_int(seed, 'seed', lo=0)
     embed, X, y, ids, Xt, yt = _digits_task(seed)
     sel = ERASESelector(k=k, lattice_spacing=lattice_spacing, embed_fn=embed, seed=seed).fit(X, y, ids)
@@ -402,7 +408,8 @@ def erase_claim(n_deletions:int=50, # sequential deletions
 def stability_curve(lattice_spacings=(0.25, 0.5, 1.0, 2.0), # lattice spacings to compare
                     k:int=4, # demonstrations per class
                     n_deletions:int=30, # deletions per spacing
-                    seed:int=0)->dict: # seed of the split, the selector and the deletions
+                    seed:int=0, # seed of the split, the selector and the deletions
+                        )->dict:
     "Fraction of no-op (refit-free) deletes and prompt accuracy on the digits task for each lattice spacing."
     if not isinstance(lattice_spacings, (list, tuple)) or not lattice_spacings: raise TypeError('`lattice_spacings` must be a non-empty list of numbers')
     for e in lattice_spacings: check_positive(e, 'lattice_spacings')
