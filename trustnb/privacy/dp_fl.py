@@ -8,7 +8,7 @@ import math, warnings
 from dataclasses import dataclass, field
 from typing import Literal
 import numpy as np
-from ..core import Result, check_array, check_int, check_positive, check_in_range, check_choice, check_labels, check_type, as_generator, progress
+from ..core import Result, check_array, check_int, check_positive, check_in_range, check_choice, check_labels, check_type, as_generator, progress, to_numpy
 from .accounting import Accountant, GaussianMechanism, gaussian_noise_multiplier, check_epsilon, check_delta, check_sampling_rate, _renamed
 from ..repro import claim
 
@@ -18,19 +18,22 @@ __all__ = ['chain_sensitivity', 'chain_variance', 'optimal_beta', 'dp_fl_epsilon
 
 # %% ../../nbs/43_privacy.dp_fl.ipynb #8256237b
 def chain_sensitivity(beta:float, # cancellation factor β in [0, 1]
-                      K:int)->float: # messages a client sends
+                      K:int, # messages a client sends
+                          )->float:
     "Largest column norm of D⁻¹ for K messages: the factor by which correlated noise multiplies a record's sensitivity."
     check_in_range(beta, 'beta', 0.0, 1.0); check_int(K, 'K', lo=1)
     return math.sqrt(K) if beta == 1 else math.sqrt((1 - beta ** (2 * K)) / (1 - beta ** 2))
 
 def chain_variance(beta:float, # cancellation factor β in [0, 1]
-                   K:int)->float: # messages a client sends
+                   K:int, # messages a client sends
+                       )->float:
     "Variance, in units of σ², of one client's accumulated noise Σ_k (Y_k − βY_{k−1}) after K messages."
     check_in_range(beta, 'beta', 0.0, 1.0); check_int(K, 'K', lo=1)
     return 1 + (1 - beta) ** 2 * (K - 1)
 
 def optimal_beta(K:int, # messages a client sends
-                 grid:int=2001)->float: # grid points on [0, 1]
+                 grid:int=2001, # grid points on [0, 1]
+                     )->float:
     "β minimising accumulated noise at equal privacy: argmin chain_sensitivity² × chain_variance."
     check_int(K, 'K', lo=1); bs = np.linspace(0, 1, check_int(grid, 'grid', lo=2)); return float(bs[np.argmin([chain_sensitivity(b, K) ** 2 * chain_variance(b, K) for b in bs])])
 
@@ -38,14 +41,16 @@ def optimal_beta(K:int, # messages a client sends
 def dp_fl_epsilon(sigma:float, # per-message noise standard deviation
                   sensitivity:float, # ℓ2-sensitivity of a record's release
                   delta:float, # target δ
-                  method:Literal['pld', 'rdp']='pld')->float: # accountant (PLD is the library default)
+                  method:Literal['pld', 'rdp']='pld', # accountant (PLD is the library default)
+                      )->float:
     "ε of a run whose records each enter one release with this `sensitivity` under noise `sigma` (from an `Accountant`)."
     mech = GaussianMechanism(sigma, sensitivity); delta = check_delta(delta)
     return Accountant(method).step(mech).get_epsilon(delta)
 
 def calibrate_sigma(epsilon:float, # target ε
                     delta:float, # target δ
-                    sensitivity:float)->float: # ℓ2-sensitivity of a record's release
+                    sensitivity:float, # ℓ2-sensitivity of a record's release
+                        )->float:
     "Deprecated: use `gaussian_noise_multiplier(epsilon, delta) * sensitivity`."
     warnings.warn("`privacy.dp_fl.calibrate_sigma` is deprecated, use `privacy.accounting.gaussian_noise_multiplier(epsilon, delta) * sensitivity`",
                   DeprecationWarning, stacklevel=2)
@@ -58,7 +63,7 @@ class FederatedProblem(Result):
     Xs: list # per-client features, each (n_i, d)
     ys: list # per-client labels in {0, 1}
     weight_decay: float # L2 regularisation weight λ
-    F_star: float = float('nan') # min of the global objective (set by `make_federated_logreg`)
+    F_star: float|None = None # min of the global objective (set by `make_federated_logreg`; None: unknown)
     def __post_init__(self):
         check_type(self.Xs, 'Xs', (list, tuple)); check_type(self.ys, 'ys', (list, tuple))
         if not len(self.Xs) or len(self.Xs) != len(self.ys): raise ValueError(f"`Xs` and `ys` must be non-empty lists of equal length (one per client), got {len(self.Xs)} and {len(self.ys)}")
@@ -66,6 +71,8 @@ class FederatedProblem(Result):
         for X, y in zip(self.Xs, self.ys):
             check_array(X, 'Xs', ndim=2, n_cols=d); yy = check_labels(y, 'ys', classes=[0, 1], n_rows=len(X))
         check_positive(self.weight_decay, 'weight_decay', strict=False)
+        if self.F_star is not None and (isinstance(self.F_star, bool) or not isinstance(self.F_star, (int, float, np.number)) or not np.isfinite(self.F_star)):
+            raise ValueError(f"`F_star` must be a finite number or None, got {self.F_star!r}")
         self._X, self._y = np.concatenate([np.asarray(X, float) for X in self.Xs]), np.concatenate([np.asarray(y, float) for y in self.ys])  # pooled, for F(w)
     @property
     def lam(self)->float:
@@ -73,7 +80,7 @@ class FederatedProblem(Result):
     def loss(self, w:np.ndarray, # model weights (d,)
             )->float:
         "Global objective F(w) over all clients' records."
-        w = check_array(np.asarray(w, float), 'w', ndim=1, n_cols=self._X.shape[1])
+        w = to_numpy(check_array(w, 'w', ndim=1, n_cols=self._X.shape[1])).astype(float)
         X, y = self._X, self._y; z = X @ w
         return float(np.mean(np.logaddexp(0, z) - y * z) + self.weight_decay / 2 * w @ w)
 
@@ -84,7 +91,8 @@ def make_federated_logreg(n_clients:int=10, # clients
                           d:int=10, # features
                           het:float=1.0, # heterogeneity: scale of client-specific feature means and label offsets
                           weight_decay:float=1e-3, # L2 regularisation weight λ of the objective
-                          seed:int|np.random.Generator|None=0)->FederatedProblem: # local seed or Generator
+                          seed:int|np.random.Generator|None=0, # local seed or Generator
+                              )->FederatedProblem:
     "Heterogeneous clients (client-specific feature means and label offsets) sharing one logistic model."
     from scipy.optimize import minimize
     check_int(n_clients, 'n_clients', lo=1); check_int(n_per_client, 'n_per_client', lo=1); check_int(d, 'd', lo=1)
@@ -103,8 +111,12 @@ def make_federated_logreg(n_clients:int=10, # clients
 @dataclass(repr=False)
 class FLHistory(Result):
     "One federated run: excess loss per round and its privacy."
-    method: str; epsilon: float; delta: float # the method and the guarantee read back from the accountant
-    sigma: float; beta: float; K: int # per-message noise, cancellation factor, most participations of a client
+    method: str # noise scheme: 'nc', 'naive' or 'nonprivate'
+    epsilon: float # record-level ε read back from the accountant (inf when non-private)
+    delta: float # record-level δ
+    sigma: float # per-message noise standard deviation
+    beta: float # cancellation factor
+    K: int # most participations of any client
     excess: np.ndarray = field(default_factory=lambda: np.zeros(0)) # F(w_t) − F* after each round
     w: np.ndarray = field(default_factory=lambda: np.zeros(0)) # final model
 
@@ -135,9 +147,12 @@ def run_dp_fl(problem:FederatedProblem, # the clients' data
               batch_size:int=10, # records per client per round
               clip:float=1.0, # per-record gradient clipping norm
               beta:float|None=None, # cancellation factor in [0, 1]; None: optimal_beta(K)
-              seed:int|np.random.Generator|None=0)->FLHistory: # local seed or Generator
+              seed:int|np.random.Generator|None=0, # local seed or Generator
+                  )->FLHistory:
     "DP federated logistic regression with partial participation; noise-cancelling (`'nc'`) or independent (`'naive'`) noise."
-    check_type(problem, 'problem', FederatedProblem); check_choice(method, 'method', ('nc', 'naive', 'nonprivate'))
+    check_type(problem, 'problem', FederatedProblem)
+    if problem.F_star is None: raise ValueError("`problem` has no `F_star` (the optimum): build it with `make_federated_logreg` or set it")
+    check_choice(method, 'method', ('nc', 'naive', 'nonprivate'))
     check_int(T, 'T', lo=1); p = check_sampling_rate(sampling_rate); check_epsilon(epsilon); check_delta(delta)
     check_positive(lr, 'lr'); check_int(batch_size, 'batch_size', lo=1); check_positive(clip, 'clip')
     if beta is not None: check_in_range(beta, 'beta', 0.0, 1.0)
@@ -159,7 +174,8 @@ def run_dp_fl(problem:FederatedProblem, # the clients' data
        metric='final excess logistic loss F(w_T) − F* (lower is better)', baseline='independent Gaussian noise on every message (DP-FedSGD)')
 def dp_fl_claim(epsilon:float=1.0, # record-level ε of both private methods
                 T:int=300, # rounds
-                seeds=(0, 1, 2, 3, 4))->dict: # seeds to take the median over
+                seeds=(0, 1, 2, 3, 4), # seeds to take the median over
+                    )->dict:
     check_epsilon(epsilon); check_int(T, 'T', lo=1)
     if not isinstance(seeds, (list, tuple)) or not seeds: raise TypeError('`seeds` must be a non-empty list of ints')
     P = make_federated_logreg(seed=0); runs = {}
