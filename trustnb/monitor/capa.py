@@ -48,8 +48,10 @@ def _onehot(M, k):
 class Agreement(Result):
     "A chance-adjusted agreement and the terms it is made of."
     kappa: float # (c_obs - c_exp) / (1 - c_exp)
-    c_obs: float; c_exp: float # observed and chance agreement
-    p_a: float; p_b: float # mean probability on the correct option (CAPA) or accuracy (error consistency)
+    c_obs: float # observed agreement
+    c_exp: float # chance agreement
+    p_a: float # model a: mean probability on the correct option (CAPA) or accuracy (error consistency)
+    p_b: float # the same for model b
     n: int # number of questions
 
 def _kappa(c_obs, c_exp, p_a, p_b, n):
@@ -57,7 +59,8 @@ def _kappa(c_obs, c_exp, p_a, p_b, n):
     return Agreement(float((c_obs - c_exp) / (1 - c_exp)), float(c_obs), float(c_exp), float(p_a), float(p_b), int(n))
 
 # %% ../../nbs/74_monitor.capa.ipynb #8b99cd00
-def capa_terms(probs_a, probs_b, # per-question probabilities over options of models a and b: (n, k) or list of 1-D arrays
+def capa_terms(probs_a, # model a: per-question probabilities over options of models a and b: (n, k) or list of 1-D arrays
+               probs_b, # model b: the same shape as `probs_a`
                y_true, # index of the correct option per question, shape (n,)
                discrete:bool=False, # use one-hot argmax predictions instead of probabilities
               )->Agreement:
@@ -69,7 +72,8 @@ def capa_terms(probs_a, probs_b, # per-question probabilities over options of mo
     frac = (1 / (k - 1)).mean()
     return _kappa(c_obs, p_a * p_b + frac * (1 - p_a) * (1 - p_b), p_a, p_b, len(y))
 
-def capa(probs_a, probs_b, # per-question probabilities over options of models a and b: (n, k) or list of 1-D arrays
+def capa(probs_a, # model a: per-question probabilities over options of models a and b: (n, k) or list of 1-D arrays
+         probs_b, # model b: the same shape as `probs_a`
          y_true, # index of the correct option per question, shape (n,)
          discrete:bool=False, # use one-hot argmax predictions instead of probabilities
         )->float: # kappa_p
@@ -77,7 +81,8 @@ def capa(probs_a, probs_b, # per-question probabilities over options of models a
     return capa_terms(probs_a, probs_b, y_true, discrete).kappa
 
 # %% ../../nbs/74_monitor.capa.ipynb #a8af31d5
-def error_consistency(probs_a, probs_b, # per-question probabilities over options of models a and b
+def error_consistency(probs_a, # model a: per-question probabilities over options of models a and b
+                      probs_b, # model b: the same shape as `probs_a`
                       y_true, # index of the correct option per question, shape (n,)
                      )->float: # Cohen's kappa on correctness
     "Error consistency (Geirhos et al., 2020): Cohen's kappa on the correctness of the argmax predictions."
@@ -107,7 +112,8 @@ def similarity_matrix(probs:dict, # model name -> probabilities over options (n,
 class CapaInterval(Result):
     "CAPA with a bootstrap confidence interval."
     kappa: float # CAPA on all questions
-    low: float; high: float # interval bounds
+    low: float # lower bound of the interval
+    high: float # upper bound of the interval
     level: float # confidence level of the interval
     n_boot: int # bootstrap resamples
     def __iter__(self): # deprecated: unpack as the old `(kappa, low, high)` tuple
@@ -122,7 +128,8 @@ def _kappa_stat(frac):
         return (c_obs - c_exp) / np.where(np.isclose(c_exp, 1), np.nan, 1 - c_exp)
     return f
 
-def capa_bootstrap(probs_a, probs_b, # per-question probabilities over options of models a and b
+def capa_bootstrap(probs_a, # model a: per-question probabilities over options of models a and b
+                   probs_b, # model b: the same shape as `probs_a`
                    y_true, # index of the correct option per question, shape (n,)
                    discrete:bool=False, # use one-hot argmax predictions instead of probabilities
                    n_boot:int=1000, # bootstrap resamples of the questions

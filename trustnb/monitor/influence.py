@@ -12,9 +12,15 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 from torch.func import functional_call, grad, vmap, jvp
-from scipy.sparse.linalg import LinearOperator, eigsh
+from scipy.sparse.linalg import LinearOperator, eigsh, ArpackNoConvergence
 from sklearn.metrics import roc_auc_score
-from ..core import Result, check_array, check_choice, check_positive, check_int, check_fitted, check_type, check_in_range, seed_everything, torch_generator
+from sklearn.base import BaseEstimator
+from ..core import Result, check_array, check_choice, check_positive, check_int, check_fitted, check_seed, check_type, check_in_range, local_seed, torch_generator, to_numpy
+
+def _renamed(new, old, new_name:str, old_name:str):
+    "Deprecated keyword `old_name`: warn and use its value when given."
+    if old is None: return new
+    warnings.warn(f"`{old_name}` is deprecated; use `{new_name}`", DeprecationWarning, stacklevel=3); return old
 from ..repro import claim
 
 # %% auto #0
@@ -27,11 +33,14 @@ class Objective:
     "A model and per-sample loss seen as functions of one flat float64 parameter vector `theta`."
     def __init__(self, model:nn.Module, # the network; its parameters give the starting `theta`
                  loss:str|Callable='cross_entropy', # 'cross_entropy' or f(output, y, reduction='none')
-                 l2:float=0.0): # weight of the penalty l2/2·|theta|² in the risk
-        check_type(model, 'model', nn.Module); check_positive(l2, 'l2', strict=False)
+                 weight_decay:float=0.0, # weight of the penalty weight_decay/2·|theta|² in the risk
+                 l2:float|None=None, # deprecated name of `weight_decay`
+                ):
+        weight_decay = _renamed(weight_decay, l2, 'weight_decay', 'l2')
+        check_type(model, 'model', nn.Module); check_positive(weight_decay, 'weight_decay', strict=False)
         named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
         if not named: raise ValueError("`model` has no trainable parameters")
-        self.model, self.l2 = model, float(l2)
+        self.model, self.weight_decay = model, float(weight_decay)
         self.names, self.shapes = [n for n, _ in named], [p.shape for _, p in named]
         self.sizes = [p.numel() for _, p in named]
         self.loss = F.cross_entropy if loss == 'cross_entropy' else loss
@@ -42,17 +51,34 @@ class Objective:
 # %% ../../nbs/72_monitor.influence.ipynb #80967491
 def _unflatten(self, theta):
     return {n: t.view(s) for n, t, s in zip(self.names, theta.split(self.sizes), self.shapes)}
-def _losses(self, theta, X, y): # per-sample losses, shape (n,)
+def _losses(self, theta, # flat parameters (p,)
+            X, # inputs (n, d)
+            y, # targets (n,)
+           ): # per-sample losses, shape (n,)
     return self.loss(functional_call(self.model, (self._unflatten(theta), self.buffers), (X,)), y, reduction='none')
-def _risk(self, theta, X, y): # mean loss + l2/2 |theta|^2
-    return self.losses(theta, X, y).mean() + 0.5 * self.l2 * theta.pow(2).sum()
-def _grads(self, theta, X, y): # per-sample loss gradients, shape (n, p)
+def _risk(self, theta, # flat parameters (p,)
+          X, # inputs (n, d)
+          y, # targets (n,)
+         ): # mean loss + weight_decay/2 |theta|^2
+    return self.losses(theta, X, y).mean() + 0.5 * self.weight_decay * theta.pow(2).sum()
+def _grads(self, theta, # flat parameters (p,)
+           X, # inputs (n, d)
+           y, # targets (n,)
+          ): # per-sample loss gradients, shape (n, p)
     f = lambda t, x, yy: self.losses(t, x[None], yy[None]).sum()
     return vmap(grad(f), in_dims=(None, 0, 0))(theta, X, y)
-def _hvp(self, theta, X, y, V): # Hessian of the risk times V, V of shape (p,) or (p, k)
+def _hvp(self, theta, # flat parameters (p,)
+         X, # inputs (n, d)
+         y, # targets (n,)
+         V, # vectors, shape (p,) or (p, k)
+        ): # Hessian of the risk times V
     g = grad(lambda t: self.risk(t, X, y)); one = lambda v: jvp(g, (theta,), (v,))[1]
     return vmap(one, in_dims=1, out_dims=1)(V) if V.ndim == 2 else one(V)
-def _hessian(self, theta, X, y, chunk:int=1024): # exact Hessian of the risk, shape (p, p)
+def _hessian(self, theta, # flat parameters (p,)
+             X, # inputs (n, d)
+             y, # targets (n,)
+             chunk:int=1024, # HVP columns per batch
+            ): # exact Hessian of the risk, shape (p, p)
     if theta.numel() <= chunk: H = torch.func.hessian(lambda t: self.risk(t, X, y))(theta); return 0.5 * (H + H.T)
     I = torch.eye(theta.numel(), dtype=theta.dtype)
     H = torch.cat([self.hvp(theta, X, y, I[:, i:i + chunk]) for i in range(0, theta.numel(), chunk)], 1)
@@ -82,8 +108,23 @@ def _lanczos(hvp:Callable, p:int, k:int=60, seed:int=0): # extreme Ritz values a
     T = torch.diag(torch.tensor(a, dtype=torch.float64)) + torch.diag(torch.tensor(b[:len(a) - 1], dtype=torch.float64), 1) + torch.diag(torch.tensor(b[:len(a) - 1], dtype=torch.float64), -1)
     ev = torch.linalg.eigvalsh(T); return float(ev[-1]), float(ev[0])
 
-def _extreme_eigs(hvp:Callable, p:int, H:torch.Tensor|None=None, seed:int=0, k:int=60):
-    if H is None: return _lanczos(hvp, p, k, seed)
+def _eigsh_extremes(hvp:Callable, p:int, k:int=60, seed:int=0, dtype=torch.float64, device=None):
+    "Largest and smallest eigenvalue of the operator `hvp` by ARPACK's implicitly restarted Lanczos (`scipy.sparse.linalg.eigsh`)."
+    if p <= 2: # ARPACK needs k < p; form the tiny matrix instead
+        H = torch.stack([hvp(torch.eye(p, dtype=dtype, device=device)[:, j]) for j in range(p)], 1); ev = torch.linalg.eigvalsh(0.5 * (H + H.T)).cpu()
+        return float(ev[-1]), float(ev[0])
+    mv = lambda v: hvp(torch.as_tensor(np.ravel(v), dtype=dtype, device=device)).detach().cpu().numpy()
+    op = LinearOperator((p, p), matvec=mv, dtype=np.float64)
+    v0 = np.random.default_rng(seed).standard_normal(p); ncv = min(p - 1, max(k, 20))
+    try: ev = eigsh(op, k=2, which='BE', v0=v0, ncv=ncv, tol=1e-8, maxiter=30, return_eigenvectors=False)  # one from each end
+    except ArpackNoConvergence as e:  # extremes of a spectrum clustered at 0 converge slowly: take the best Ritz values so far
+        ev = e.eigenvalues if len(e.eigenvalues) == 2 else np.array(_lanczos(_hvp_cpu(hvp, dtype, device), p, k, seed))
+    return float(np.max(ev)), float(np.min(ev))
+
+def _hvp_cpu(hvp, dtype, device): return lambda v: hvp(v.to(dtype=dtype, device=device)).detach().cpu()
+
+def _extreme_eigs(hvp:Callable, p:int, H:torch.Tensor|None=None, seed:int=0, k:int=60, dtype=torch.float64, device=None):
+    if H is None: return _eigsh_extremes(hvp, p, k, seed, dtype, device)
     ev = torch.linalg.eigvalsh(H); return float(ev[-1]), float(ev[0])
 
 # %% ../../nbs/72_monitor.influence.ipynb #9e112266
@@ -92,11 +133,16 @@ def curvature(hvp:Callable, # v ↦ H v on flat float64 vectors
               damping:float|Literal['auto']='auto', # a fixed lambda >= 0, or 'auto'
               rel:float=1e-3, # target inverse condition number r for 'auto'
               H:torch.Tensor|None=None, # the exact Hessian, when available (eigenvalues then exact)
-              seed:int=0, lanczos_steps:int=60)->CurvatureReport: # seed and Krylov size of the Lanczos estimate
-    "Extreme eigenvalues of `H` (exact, or Lanczos on HVPs) and the damping to use: fixed, or chosen automatically."
-    check_in_range(rel, 'rel', 0, 1, lo_open=True, hi_open=True)
+              seed:int=0, # seed of the Lanczos start vector
+              lanczos_steps:int=60, # Krylov subspace size (eigsh's ncv) of the Lanczos estimate
+              device=None, # device of the vectors passed to `hvp` (None: CPU)
+             )->CurvatureReport:
+    "Extreme eigenvalues of `H` (exact, or `scipy.sparse.linalg.eigsh` on HVPs) and the damping to use: fixed, or chosen automatically."
+    if not callable(hvp): raise TypeError("`hvp` must be a callable v -> H v")
+    check_int(p, 'p', lo=1); check_in_range(rel, 'rel', 0, 1, lo_open=True, hi_open=True); check_int(seed, 'seed', lo=0)
     if damping != 'auto': check_positive(damping, 'damping', strict=False)
-    lmax, lmin = _extreme_eigs(hvp, p, H, seed, check_int(lanczos_steps, 'lanczos_steps', lo=2))
+    if H is not None: check_array(H, 'H', ndim=2)
+    lmax, lmin = _extreme_eigs(hvp, p, H, seed, check_int(lanczos_steps, 'lanczos_steps', lo=2), device=device)
     if damping == 'auto': damping = 0.0 if lmin >= rel * lmax else max(0.0, -lmin) + rel * abs(lmax)
     lo = lmin + damping
     return CurvatureReport(lmax, lmin, bool(lmin >= -1e-8 * abs(lmax)), float(damping), (lmax + damping) / lo if lo > 0 else float('inf'))
@@ -144,18 +190,28 @@ def _lissa(A, B, scale, depth, hvp_batch=None, tol=1e-6):
 # %% ../../nbs/72_monitor.influence.ipynb #c5d88e11
 def inverse_hvp(hvp:Callable, # V ↦ H V for V of shape (p,) or (p, k)
                 B:torch.Tensor, # right-hand sides, shape (p,) or (p, k)
-                method:Literal['exact', 'cg', 'lissa']='cg',
+                method:Literal['exact', 'cg', 'lissa']='cg', # the solver
                 damping:float=0.0, # lambda >= 0 added to the diagonal
                 H:torch.Tensor|None=None, # exact Hessian (required for 'exact')
-                tol:float=1e-8, maxiter:int=1000, # CG tolerance and iterations; `tol` is also the convergence test for all
-                lissa_scale:float|None=None, lissa_depth:int=5000, # LiSSA scale s (> lam_max + damping) and depth
+                tol:float=1e-8, # CG tolerance; also the convergence test for all solvers
+                max_iter:int=1000, # CG iterations
+                lissa_scale:float|None=None, # LiSSA scale s (> lam_max + damping)
+                lissa_depth:int=5000, # LiSSA recursion depth
                 hvp_batch:Callable|None=None, # optional stochastic HVP (V, step) ↦ Ĥ V for LiSSA
-                warn:bool=True)->IHVPResult:
+                warn:bool=True, # warn when the solver does not converge
+                maxiter:int|None=None, # deprecated name of `max_iter`
+               )->IHVPResult:
     "Solve `(H + damping·I) X = B` by eigendecomposition, conjugate gradients or LiSSA, with diagnostics."
+    maxiter = _renamed(max_iter, maxiter, 'max_iter', 'maxiter')
+    if not callable(hvp): raise TypeError("`hvp` must be a callable V -> H V")
     check_choice(method, 'method', ['exact', 'cg', 'lissa']); check_positive(damping, 'damping', strict=False)
-    check_array(B, 'B', ndim=(1, 2)); check_positive(tol, 'tol'); check_int(maxiter, 'maxiter', lo=1)
+    check_type(B, 'B', torch.Tensor); check_array(B, 'B', ndim=(1, 2)); check_positive(tol, 'tol'); check_int(maxiter, 'max_iter', lo=1)
+    if H is not None: check_array(H, 'H', ndim=2, n_cols=len(B))
     vec = B.ndim == 1; B = B[:, None] if vec else B
     A = lambda V: hvp(V) + damping * V
+    try: probe = hvp(B[:, :1])
+    except RuntimeError as e: raise ValueError(f"`B` of shape {tuple(B.shape)} does not fit the operator `hvp` ({str(e)[:80]})") from None
+    if probe.shape != B[:, :1].shape: raise ValueError(f"`B` must have one row per parameter: `hvp` maps {tuple(B[:, :1].shape)} to {tuple(probe.shape)}")
     if method == 'exact':
         if H is None: raise ValueError("`H` (the exact Hessian) is required for method='exact'")
         ev, U = torch.linalg.eigh(H)
@@ -172,13 +228,18 @@ def inverse_hvp(hvp:Callable, # V ↦ H V for V of shape (p,) or (p, k)
     return IHVPResult(X[:, 0] if vec else X, method, it, res, ok, note)
 
 # %% ../../nbs/72_monitor.influence.ipynb #67c0cabf
-def fit_minimum(model:nn.Module, X, y, # model (modified in place) and its training data
-                loss:str|Callable='cross_entropy', l2:float=0.0, # per-sample loss and L2 weight
-                max_iter:int=500, theta0:torch.Tensor|None=None, # L-BFGS iterations; optional start
+def fit_minimum(model:nn.Module, # the model (modified in place)
+                X, # training inputs (n, d)
+                y, # training targets (n,)
+                loss:str|Callable='cross_entropy', # 'cross_entropy' or f(output, y, reduction='none')
+                weight_decay:float=0.0, # weight of the L2 penalty weight_decay/2·|theta|²
+                max_iter:int=500, # L-BFGS iterations
+                theta0:torch.Tensor|None=None, # optional flat starting point
                 tol:float=1e-9, # stop when every gradient entry is below `tol`
+                l2:float|None=None, # deprecated name of `weight_decay`
                )->nn.Module:
     "Minimise the penalised risk of `model` on `(X, y)` with full-batch float64 L-BFGS; returns `model`."
-    o = Objective(model, loss, l2); X, y = _data(X, y, 'X', 'y')
+    o = Objective(model, loss, _renamed(weight_decay, l2, 'weight_decay', 'l2')); X, y = _data(X, y, 'X', 'y', o.theta.device); y = _ce_labels(o, X, y, 'y')
     theta = (o.theta if theta0 is None else theta0.double()).clone().requires_grad_(True)
     opt = torch.optim.LBFGS([theta], lr=1, max_iter=check_int(max_iter, 'max_iter', lo=1), tolerance_grad=check_positive(tol, 'tol'),
                             tolerance_change=1e-14, history_size=50, line_search_fn='strong_wolfe')
@@ -191,12 +252,25 @@ def _write(o, model, theta):
     with torch.no_grad():
         for (n, p), t in zip([(n, p) for n, p in model.named_parameters() if p.requires_grad], o._unflatten(theta).values()): p.copy_(t.to(p.dtype))
 
-def _data(X, y, nx, ny):
+def _ce_labels(o, X, y, name):
+    "Cross-entropy targets: whole-number class indices that index the model's outputs (no truncation, no raw IndexError)."
+    if o.loss is not F.cross_entropy or y.ndim != 1: return y
+    if y.is_floating_point():
+        if (y != y.round()).any(): raise ValueError(f"`{name}` must hold whole-number class labels for loss='cross_entropy'")
+        y = y.long()
+    with torch.no_grad(): C = functional_call(o.model, (o._unflatten(o.theta), o.buffers), (X[:1],)).shape[-1]
+    if len(y) and int(y.max()) >= C: raise ValueError(f"`{name}` holds label {int(y.max())} but the model has {C} outputs")
+    return y
+
+def _data(X, y, nx, ny, device=None):
+    "Validated float64 inputs and targets (integer labels stay integer: no truncation, no negative indexing) on `device`."
     X = check_array(X, nx, ndim=2); y = check_array(y, ny, ndim=(1, 2))
     if len(X) != len(y): raise ValueError(f"`{nx}` and `{ny}` must have the same number of rows, got {len(X)} and {len(y)}")
-    X = torch.as_tensor(np.asarray(X) if not isinstance(X, torch.Tensor) else X).double()
+    X = torch.as_tensor(np.asarray(X) if not isinstance(X, torch.Tensor) else X)
+    if not (X.is_floating_point() or X.dtype in (torch.int32, torch.int64)): raise TypeError(f"`{nx}` must be numeric")
     y = torch.as_tensor(np.asarray(y) if not isinstance(y, torch.Tensor) else y)
-    return X, (y.long() if not y.is_floating_point() else y.double())
+    if y.ndim == 1 and not y.is_floating_point() and len(y) and y.min() < 0: raise ValueError(f"`{ny}` must hold labels >= 0, got {int(y.min())}")
+    return X.double().to(device), (y.long() if not y.is_floating_point() else y.double()).to(device)
 
 # %% ../../nbs/72_monitor.influence.ipynb #3ea70ba0
 @dataclass(repr=False)
@@ -210,26 +284,38 @@ class InfluenceResult(Result):
     converged: bool = True # the solver's flag, repeated for convenience
 
 # %% ../../nbs/72_monitor.influence.ipynb #af94121c
-class _Base:
-    def most_harmful(self, k:int=10)->np.ndarray: # how many indices to return
+class _Base(BaseEstimator):
+    def most_harmful(self, k:int=10, # how many indices to return
+                    )->np.ndarray: # indices of the training points, most harmful first
         "Indices of the `k` training points with the largest scores (most likely harmful or mislabelled)."
         check_fitted(self, 'result_'); check_int(k, 'k', lo=1)
         return np.argsort(-self.result_.scores, kind='stable')[:k]
-    def _setup(self, model, l2):
+    def _check_params(self):
+        check_choice(self.ihvp, 'ihvp', ['exact', 'cg', 'lissa'])
+        if self.damping != 'auto': check_positive(self.damping, 'damping', strict=False)
+        check_in_range(self.rel, 'rel', 0, 1, lo_open=True, hi_open=True); check_positive(self.tol, 'tol')
+        if self.lissa_scale is not None: check_positive(self.lissa_scale, 'lissa_scale')
+        check_int(self.lissa_depth, 'lissa_depth', lo=1); check_int(self.seed, 'seed', lo=0)
+        if self.lissa_batch is not None: check_int(self.lissa_batch, 'lissa_batch', lo=1)
+        self.weight_decay_ = check_positive(_renamed(self.weight_decay, self.l2, 'weight_decay', 'l2'), 'weight_decay', strict=False)
+        self.max_iter_ = check_int(_renamed(self.max_iter, self.maxiter, 'max_iter', 'maxiter'), 'max_iter', lo=1)
+        if not (self.loss == 'cross_entropy' or callable(self.loss)): raise ValueError(f"`loss` must be 'cross_entropy' or a callable, got {self.loss!r}")
+    def _setup(self, model):
         check_type(model, 'model', nn.Module)
-        return Objective(model, self.loss, l2)
+        return Objective(model, self.loss, self.weight_decay_)
+    def _labels_fit(self, o, X, y, name): return _ce_labels(o, X, y, name)
     def _solve(self, o, theta, X, y, B):
         hvp = lambda V: o.hvp(theta, X, y, V)
         H = o.hessian(theta, X, y) if self.ihvp == 'exact' else None
-        cur = curvature(hvp, theta.numel(), self.damping, self.rel, H, self.seed)
+        cur = curvature(hvp, theta.numel(), self.damping, self.rel, H, self.seed, device=theta.device)
         scale = self.lissa_scale or 1.05 * (cur.lam_max + cur.damping)
         hb = None
         if self.ihvp == 'lissa' and self.lissa_batch:
             g = torch_generator(self.seed); n = len(X)
-            hb = lambda V, j: o.hvp(theta, *(lambda i: (X[i], y[i]))(torch.randint(n, (self.lissa_batch,), generator=g)), V) + cur.damping * V
+            hb = lambda V, j: o.hvp(theta, *(lambda i: (X[i], y[i]))(torch.randint(n, (self.lissa_batch,), generator=g).to(X.device)), V) + cur.damping * V
         for retry in range(9):
             last = retry == 8 or self.damping != 'auto'
-            sol = inverse_hvp(hvp, B, self.ihvp, cur.damping, H, self.tol, self.maxiter, scale, self.lissa_depth, hb, warn=last)
+            sol = inverse_hvp(hvp, B, self.ihvp, cur.damping, H, self.tol, self.max_iter_, scale, self.lissa_depth, hb, warn=last)
             if sol.converged or 'curvature' not in sol.note or last: break
             cur.damping = max(2 * cur.damping, self.rel * abs(cur.lam_max)); cur.retries = retry + 1
         return cur, sol
@@ -238,32 +324,56 @@ class _Base:
 class InfluenceFunction(_Base):
     "Koh–Liang influence of each training point on the mean validation loss, with exact/CG/LiSSA inverse HVPs."
     def __init__(self, *, ihvp:Literal['exact', 'cg', 'lissa']='exact', # inverse-HVP solver
-                 damping:float|Literal['auto']='auto', rel:float=1e-3, # damping, and r for 'auto'
-                 l2:float=0.0, loss:str|Callable='cross_entropy', # L2 weight of the training risk, per-sample loss
-                 tol:float=1e-8, maxiter:int=1000, # solver tolerance / CG iterations
-                 lissa_scale:float|None=None, lissa_depth:int=5000, lissa_batch:int|None=None, # LiSSA options
-                 seed:int=0):
-        self.ihvp, self.damping, self.rel, self.l2, self.loss, self.tol, self.maxiter = ihvp, damping, rel, l2, loss, tol, maxiter
-        self.lissa_scale, self.lissa_depth, self.lissa_batch, self.seed = lissa_scale, lissa_depth, lissa_batch, seed
-    def fit(self, model:nn.Module, X_train, y_train, X_val, y_val): # model at a training minimum, and the data
-        "Compute the influence of every training point on the validation loss; result in `result_`."
-        check_choice(self.ihvp, 'ihvp', ['exact', 'cg', 'lissa'])
-        o = self._setup(model, self.l2); Xt, yt = _data(X_train, y_train, 'X_train', 'y_train'); Xv, yv = _data(X_val, y_val, 'X_val', 'y_val')
+                 damping:float|Literal['auto']='auto', # a fixed lambda >= 0, or 'auto'
+                 rel:float=1e-3, # target inverse condition number r for 'auto' damping
+                 weight_decay:float=0.0, # weight of the L2 penalty of the training risk
+                 loss:str|Callable='cross_entropy', # 'cross_entropy' or f(output, y, reduction='none')
+                 tol:float=1e-8, # solver tolerance
+                 max_iter:int=1000, # CG iterations
+                 lissa_scale:float|None=None, # LiSSA scale (None: from the curvature)
+                 lissa_depth:int=5000, # LiSSA recursion depth
+                 lissa_batch:int|None=None, # LiSSA minibatch size for stochastic HVPs (None: full batch)
+                 seed:int=0, # seeds the Lanczos start vector and LiSSA's minibatches
+                 l2:float|None=None, # deprecated name of `weight_decay`
+                 maxiter:int|None=None, # deprecated name of `max_iter`
+                ):
+        self.ihvp, self.damping, self.rel, self.weight_decay, self.loss, self.tol, self.max_iter = ihvp, damping, rel, weight_decay, loss, tol, max_iter
+        self.lissa_scale, self.lissa_depth, self.lissa_batch, self.seed, self.l2, self.maxiter = lissa_scale, lissa_depth, lissa_batch, seed, l2, maxiter
+    def fit(self, model:nn.Module, # model at a training minimum (not modified)
+            X_train, # training inputs (N, d)
+            y_train, # training targets (N,)
+            X_val, # validation inputs (M, d)
+            y_val, # validation targets (M,)
+           ):
+        "Compute the influence of every training point on the validation loss; result in `result_`. Returns self."
+        self._check_params(); o = self._setup(model); dev = o.theta.device
+        Xt, yt = _data(X_train, y_train, 'X_train', 'y_train', dev); Xv, yv = _data(X_val, y_val, 'X_val', 'y_val', dev)
+        if Xv.shape[1] != Xt.shape[1]: raise ValueError(f"`X_val` must have {Xt.shape[1]} columns like `X_train`, got {Xv.shape[1]}")
+        yt, yv = self._labels_fit(o, Xt, yt, 'y_train'), self._labels_fit(o, Xv, yv, 'y_val')
         gval = grad(lambda t: o.losses(t, Xv, yv).mean())(o.theta)
         self.curvature_, sol = self._solve(o, o.theta, Xt, yt, gval)
-        v = (o.grads(o.theta, Xt, yt) @ sol.x / len(Xt)).numpy()
-        self.result_ = InfluenceResult(v, -v, 'if', self.curvature_, sol, sol.converged)
+        v = (o.grads(o.theta, Xt, yt) @ sol.x / len(Xt)).cpu().numpy()
+        self.result_ = InfluenceResult(v, -v, 'if', self.curvature_, sol, sol.converged); self.n_features_in_ = Xt.shape[1]
         return self
 
 # %% ../../nbs/72_monitor.influence.ipynb #652757ad
-def flat_validation_minimum(model:nn.Module, X_val, y_val, # trained model (not modified) and clean validation data
-                            rho:float=0.05, steps:int=200, lr:float=0.5, # SAM radius (0 = plain ERM, 'VM'), steps, step size
-                            l2:float=0.0, loss:str|Callable='cross_entropy', # L2 weight and per-sample loss
+def flat_validation_minimum(model:nn.Module, # trained model (not modified)
+                            X_val, # clean validation inputs (M, d)
+                            y_val, # their targets (M,)
+                            rho:float=0.05, # SAM radius (0 = plain ERM, 'VM')
+                            steps:int=200, # full-batch SAM steps
+                            lr:float=0.5, # step size
+                            weight_decay:float=0.0, # weight of the L2 penalty of the validation risk
+                            loss:str|Callable='cross_entropy', # 'cross_entropy' or f(output, y, reduction='none')
                             polish:bool|None=None, # finish with L-BFGS to the exact minimum (default: only when rho=0)
+                            l2:float|None=None, # deprecated name of `weight_decay`
                            )->nn.Module:
     "A copy of `model` moved to a flat minimum of the validation risk by full-batch SAM (`rho=0`: exact ERM minimum)."
+    l2 = _renamed(weight_decay, l2, 'weight_decay', 'l2')
     check_positive(rho, 'rho', strict=False); check_int(steps, 'steps', lo=0); check_positive(lr, 'lr')
-    m = copy.deepcopy(model); o = Objective(m, loss, l2); X, y = _data(X_val, y_val, 'X_val', 'y_val')
+    if polish is not None: check_type(polish, 'polish', (bool, np.bool_))
+    check_type(model, 'model', nn.Module); m = copy.deepcopy(model); o = Objective(m, loss, l2); X, y = _data(X_val, y_val, 'X_val', 'y_val', o.theta.device)
+    y = _ce_labels(o, X, y, 'y_val')
     g = grad(lambda t: o.risk(t, X, y)); theta = o.theta.clone()
     for _ in range(steps):
         d = g(theta)
@@ -276,23 +386,46 @@ def flat_validation_minimum(model:nn.Module, X_val, y_val, # trained model (not 
 # %% ../../nbs/72_monitor.influence.ipynb #e697f275
 class FlatValidationInfluence(_Base):
     "Influence at a flat validation minimum (Ye et al. 2025): score_i = g̃_iᵀ H̃_val⁻¹ g̃_i at a SAM validation minimum."
-    def __init__(self, *, rho:float=0.05, steps:int=200, lr:float=0.5, # SAM radius (0 = 'VM'), steps, step size
-                 ihvp:Literal['exact', 'cg', 'lissa']='exact', damping:float|Literal['auto']='auto', rel:float=1e-3,
-                 l2:float=0.0, loss:str|Callable='cross_entropy', eps:float|None=None, # L2 weight, loss, weight ε (None: 1/M)
-                 tol:float=1e-8, maxiter:int=1000, lissa_scale:float|None=None, lissa_depth:int=5000,
-                 lissa_batch:int|None=None, seed:int=0):
-        self.rho, self.steps, self.lr, self.ihvp, self.damping, self.rel, self.l2, self.loss, self.eps = rho, steps, lr, ihvp, damping, rel, l2, loss, eps
-        self.tol, self.maxiter, self.lissa_scale, self.lissa_depth, self.lissa_batch, self.seed = tol, maxiter, lissa_scale, lissa_depth, lissa_batch, seed
-    def fit(self, model:nn.Module, X_train, y_train, X_val, y_val): # trained model, training and clean validation data
-        "Find the flat validation minimum and score every training point; result in `result_`."
-        check_choice(self.ihvp, 'ihvp', ['exact', 'cg', 'lissa'])
-        Xt, yt = _data(X_train, y_train, 'X_train', 'y_train'); Xv, yv = _data(X_val, y_val, 'X_val', 'y_val')
-        self.model_ = flat_validation_minimum(self._setup(model, self.l2).model, Xv, yv, self.rho, self.steps, self.lr, self.l2, self.loss)
-        o = Objective(self.model_, self.loss, self.l2); G = o.grads(o.theta, Xt, yt)
+    def __init__(self, *, rho:float=0.05, # SAM radius (0 = 'VM')
+                 steps:int=200, # SAM steps
+                 lr:float=0.5, # SAM step size
+                 ihvp:Literal['exact', 'cg', 'lissa']='exact', # inverse-HVP solver
+                 damping:float|Literal['auto']='auto', # a fixed lambda >= 0, or 'auto'
+                 rel:float=1e-3, # target inverse condition number r for 'auto' damping
+                 weight_decay:float=0.0, # weight of the L2 penalty of the validation risk
+                 loss:str|Callable='cross_entropy', # 'cross_entropy' or f(output, y, reduction='none')
+                 eps:float|None=None, # up-weighting ε of a training point in the validation objective (None: 1/M)
+                 tol:float=1e-8, # solver tolerance
+                 max_iter:int=1000, # CG iterations
+                 lissa_scale:float|None=None, # LiSSA scale (None: from the curvature)
+                 lissa_depth:int=5000, # LiSSA recursion depth
+                 lissa_batch:int|None=None, # LiSSA minibatch size (None: full batch)
+                 seed:int=0, # seeds the Lanczos start vector and LiSSA's minibatches
+                 l2:float|None=None, # deprecated name of `weight_decay`
+                 maxiter:int|None=None, # deprecated name of `max_iter`
+                ):
+        self.rho, self.steps, self.lr, self.ihvp, self.damping, self.rel, self.weight_decay, self.loss, self.eps = rho, steps, lr, ihvp, damping, rel, weight_decay, loss, eps
+        self.tol, self.max_iter, self.lissa_scale, self.lissa_depth, self.lissa_batch, self.seed = tol, max_iter, lissa_scale, lissa_depth, lissa_batch, seed
+        self.l2, self.maxiter = l2, maxiter
+    def fit(self, model:nn.Module, # trained model (not modified)
+            X_train, # training inputs (N, d)
+            y_train, # training targets (N,)
+            X_val, # clean validation inputs (M, d)
+            y_val, # their targets (M,)
+           ):
+        "Find the flat validation minimum and score every training point; result in `result_`. Returns self."
+        self._check_params(); check_positive(self.rho, 'rho', strict=False); check_int(self.steps, 'steps', lo=0); check_positive(self.lr, 'lr')
+        if self.eps is not None: check_positive(self.eps, 'eps')
+        o0 = self._setup(model); dev = o0.theta.device
+        Xt, yt = _data(X_train, y_train, 'X_train', 'y_train', dev); Xv, yv = _data(X_val, y_val, 'X_val', 'y_val', dev)
+        if Xv.shape[1] != Xt.shape[1]: raise ValueError(f"`X_val` must have {Xt.shape[1]} columns like `X_train`, got {Xv.shape[1]}")
+        yt, yv = self._labels_fit(o0, Xt, yt, 'y_train'), self._labels_fit(o0, Xv, yv, 'y_val')
+        self.model_ = flat_validation_minimum(model, Xv, yv, self.rho, self.steps, self.lr, self.weight_decay_, self.loss)
+        o = Objective(self.model_, self.loss, self.weight_decay_); G = o.grads(o.theta, Xt, yt)
         self.curvature_, sol = self._solve(o, o.theta, Xv, yv, G.T)
-        s = (G * sol.x.T).sum(1).numpy(); eps = self.eps or 1 / len(Xv)
+        s = (G * sol.x.T).sum(1).cpu().numpy(); eps = self.eps or 1 / len(Xv)
         self.result_ = InfluenceResult(0.5 * eps ** 2 * s, s, 'vm' if self.rho == 0 else 'fvm', self.curvature_, sol, sol.converged)
-        return self
+        self.n_features_in_ = Xt.shape[1]; return self
 
 # %% ../../nbs/72_monitor.influence.ipynb #9049d7ba
 def _logreg(d): # binary logistic regression with one logit
@@ -302,7 +435,10 @@ def _bce(out, y, reduction='none'): return F.binary_cross_entropy_with_logits(ou
 @dataclass(repr=False)
 class LOOCheck(Result):
     "Influence estimates vs actual retraining on a convex problem."
-    if_pred: np.ndarray; if_true: np.ndarray; fvm_pred: np.ndarray; fvm_true: np.ndarray
+    if_pred: np.ndarray # IF estimate of the LOO change, per checked point
+    if_true: np.ndarray # actual LOO change after retraining
+    fvm_pred: np.ndarray # VM estimate of the up-weighting change
+    fvm_true: np.ndarray # actual change after refitting
     r_if: float # Pearson correlation, IF estimate vs actual leave-one-out change of the validation loss
     r_fvm: float # Pearson correlation, VM estimate vs actual refit of the up-weighted validation objective
     r_fvm_vs_loo: float # FVM score vs (minus) the actual LOO change: not what FVM estimates, for reference
@@ -312,16 +448,27 @@ def _newton(f, theta, iters:int=20): # exact minimiser of a small smooth strictl
     for _ in range(iters): theta = theta - torch.linalg.solve(torch.func.hessian(f)(theta), grad(f)(theta))
     return theta
 
-def loo_check(n_points:int=40, n_train:int=300, n_val:int=150, l2:float=1e-2, # LOO points, data sizes, L2 weight
-              eps:float=1e-4, seed:int=0)->LOOCheck: # up-weighting ε for the VM check, seed
+def loo_check(n_points:int=40, # training points to retrain without
+              n_train:int=300, # training set size
+              n_val:int=150, # validation set size
+              weight_decay:float=1e-2, # L2 weight (strict convexity)
+              eps:float=1e-4, # up-weighting ε for the VM check
+              seed:int=0, # seed of the split and the points
+              l2:float|None=None, # deprecated name of `weight_decay`
+             )->LOOCheck:
     "Compare IF and VM estimates with actual retraining on L2-regularised logistic regression (breast cancer)."
     from trustnb.data import load_breast_cancer
-    rng = seed_everything(seed); d = load_breast_cancer(); idx = rng.permutation(len(d.X))
+    l2 = check_positive(_renamed(weight_decay, l2, 'weight_decay', 'l2'), 'weight_decay'); check_positive(eps, 'eps'); check_int(seed, 'seed', lo=0)
+    check_int(n_train, 'n_train', lo=10); check_int(n_val, 'n_val', lo=2); check_int(n_points, 'n_points', lo=3, hi=n_train)
+    d = load_breast_cancer()
+    if n_train + n_val > len(d.X): raise ValueError(f"`n_train` + `n_val` must be at most {len(d.X)}, got {n_train + n_val}")
+    rng = np.random.default_rng(seed); idx = rng.permutation(len(d.X))
     X = (d.X - d.X.mean(0)) / d.X.std(0); X, y = torch.tensor(X).double(), torch.tensor(d.y).double()
     Xt, yt, Xv, yv = X[idx[:n_train]], y[idx[:n_train]], X[idx[n_train:n_train + n_val]], y[idx[n_train:n_train + n_val]]
-    m = fit_minimum(_logreg(X.shape[1]), Xt, yt, _bce, l2); o = Objective(m, _bce, l2)
-    ifr = InfluenceFunction(l2=l2, loss=_bce).fit(m, Xt, yt, Xv, yv).result_
-    fv = FlatValidationInfluence(rho=0.0, l2=l2, loss=_bce, eps=eps).fit(m, Xt, yt, Xv, yv); ov = Objective(fv.model_, _bce, l2)
+    with local_seed(seed): m0 = _logreg(X.shape[1])  # initial weights (the minimum is unique); the caller's RNGs are restored
+    m = fit_minimum(m0, Xt, yt, _bce, l2); o = Objective(m, _bce, l2)
+    ifr = InfluenceFunction(weight_decay=l2, loss=_bce).fit(m, Xt, yt, Xv, yv).result_
+    fv = FlatValidationInfluence(rho=0.0, weight_decay=l2, loss=_bce, eps=eps).fit(m, Xt, yt, Xv, yv); ov = Objective(fv.model_, _bce, l2)
     pts = rng.choice(n_train, n_points, replace=False); L0 = float(o.losses(o.theta, Xv, yv).mean())
     J0, if_true, fvm_true = float(ov.risk(ov.theta, Xv, yv)), [], []
     for i in pts:
@@ -335,16 +482,20 @@ def loo_check(n_points:int=40, n_train:int=300, n_val:int=150, l2:float=1e-2, # 
 # %% ../../nbs/72_monitor.influence.ipynb #3268fccd
 def _noisy_digits(seed, n_train=1200, n_val=300, noise=0.2):
     from trustnb.data import load_digits
-    rng = seed_everything(seed); d = load_digits(); idx = rng.permutation(len(d.X))
+    rng = np.random.default_rng(seed); d = load_digits(); idx = rng.permutation(len(d.X))
     X, y = torch.tensor(d.X).double(), torch.tensor(d.y)
     Xt, yt, Xv, yv = X[idx[:n_train]], y[idx[:n_train]].clone(), X[idx[n_train:n_train + n_val]], y[idx[n_train:n_train + n_val]]
     flip = torch.tensor(rng.random(n_train) < noise)
     yt[flip] = (yt[flip] + torch.tensor(rng.integers(1, 10, int(flip.sum())))) % 10  # a different label
     return Xt, yt, Xv, yv, flip.numpy()
 
-def mislabel_auroc(scores, noisy_mask)->float: # larger score = more suspicious; boolean mask of flipped labels
+def mislabel_auroc(scores, # per-point scores, larger = more suspicious, shape (N,)
+                   noisy_mask, # boolean mask of the flipped labels, shape (N,)
+                  )->float: # AUROC
     "AUROC of `scores` for finding the mislabelled points in `noisy_mask`."
-    s, m = np.asarray(scores), np.asarray(noisy_mask).astype(bool)
+    s = to_numpy(check_array(scores, 'scores', ndim=1)).astype(np.float64); m = to_numpy(check_array(noisy_mask, 'noisy_mask', ndim=1))
+    if m.dtype != bool and not (np.issubdtype(m.dtype, np.number) and np.isin(m, (0, 1)).all()): raise ValueError("`noisy_mask` must be boolean (or 0/1)")
+    m = m.astype(bool)
     if s.shape != m.shape: raise ValueError(f"`scores` and `noisy_mask` must have the same shape, got {s.shape} and {m.shape}")
     if m.all() or not m.any(): raise ValueError("`noisy_mask` must contain both clean and noisy points")
     return float(roc_auc_score(m, s))
@@ -354,15 +505,22 @@ def mislabel_auroc(scores, noisy_mask)->float: # larger score = more suspicious;
        claim='At a flat validation minimum the FVM influence estimator detects mislabelled training points better than the standard influence function',
        metric='mislabel-detection AUROC, mean of 3 seeds (higher is better); holds = mean FVM >= mean IF + 0.03',
        baseline='standard influence function (Koh & Liang), exact Hessian')
-def fvm_mislabel_claim(seeds=(0, 1, 2), l2:float=1e-3, rho:float=0.05, steps:int=200, noise:float=0.2):
+def fvm_mislabel_claim(seeds=(0, 1, 2), # seeds (split, label noise, initial weights)
+                       weight_decay:float=1e-3, # L2 weight of the training and validation risks
+                       rho:float=0.05, # SAM radius of FVM
+                       steps:int=200, # SAM steps
+                       noise:float=0.2, # share of flipped training labels
+                       l2:float|None=None, # deprecated name of `weight_decay`
+                      ):
     "Digits + 20% label noise, logistic regression: mislabel AUROC of IF, VM, FVM and the per-sample loss at VM."
-    rows = []
+    l2 = _renamed(weight_decay, l2, 'weight_decay', 'l2'); rows = []
     for s in seeds:
         Xt, yt, Xv, yv, flip = _noisy_digits(s, noise=noise)
-        m = fit_minimum(nn.Linear(64, 10).double(), Xt, yt, l2=l2)
-        r_if = InfluenceFunction(l2=l2).fit(m, Xt, yt, Xv, yv).result_
-        f_vm = FlatValidationInfluence(rho=0.0, l2=l2).fit(m, Xt, yt, Xv, yv); r_vm = f_vm.result_
-        r_fvm = FlatValidationInfluence(rho=rho, steps=steps, l2=l2).fit(m, Xt, yt, Xv, yv).result_
+        with local_seed(s): m0 = nn.Linear(64, 10).double()  # same initial weights as the earlier global reseeding, without touching the caller's RNGs
+        m = fit_minimum(m0, Xt, yt, weight_decay=l2)
+        r_if = InfluenceFunction(weight_decay=l2).fit(m, Xt, yt, Xv, yv).result_
+        f_vm = FlatValidationInfluence(rho=0.0, weight_decay=l2).fit(m, Xt, yt, Xv, yv); r_vm = f_vm.result_
+        r_fvm = FlatValidationInfluence(rho=rho, steps=steps, weight_decay=l2).fit(m, Xt, yt, Xv, yv).result_
         ov = Objective(f_vm.model_, 'cross_entropy', l2)
         with torch.no_grad(): loss_vm = ov.losses(ov.theta, Xt, yt).numpy()  # trivial score: training loss at VM
         rows.append([mislabel_auroc(r.scores, flip) for r in (r_if, r_vm, r_fvm)] + [mislabel_auroc(loss_vm, flip)])

@@ -21,7 +21,7 @@ from ..repro import claim
 
 # %% auto #0
 __all__ = ['SIGNALS', 'suitability_signals', 'WelchResult', 'non_inferiority_welch', 'SuitabilityResult', 'SuitabilityFilter',
-           'correctness', 'ks_confidence_drift', 'ShiftExperiment', 'shift_experiment', 'suitability_claim']
+           'ks_confidence_drift', 'ShiftExperiment', 'shift_experiment', 'suitability_claim']
 
 # %% ../../nbs/70_monitor.suitability.ipynb #35859baf
 SIGNALS = ('conf_max', 'conf_std', 'conf_entropy', 'logit_mean', 'logit_max', 'logit_std', 'logit_diff_top2',
@@ -56,9 +56,12 @@ def _signals(logits, signals, name):
 @dataclass(repr=False)
 class WelchResult(Result):
     "A one-sided Welch non-inferiority test of `mean(user) > mean(test) - margin`."
-    t_stat: float; df: float; p_value: float # statistic, Welch–Satterthwaite dof, one-sided p-value
+    t_stat: float # Welch t statistic
+    df: float # Welch–Satterthwaite degrees of freedom
+    p_value: float # one-sided p-value
     diff: float # mean(user) - mean(test)
-    ci_low: float; ci_high: float # two-sided (1 - 2 alpha) interval for the difference; ci_low is the one-sided bound
+    ci_low: float # lower end of the two-sided (1 - 2 alpha) interval for the difference (the one-sided bound)
+    ci_high: float # upper end of that interval
 
 def non_inferiority_welch(test, # per-sample values (estimated correctness) of the reference sample, shape (n,)
                           user, # per-sample values of the user sample, shape (n_u,)
@@ -79,10 +82,15 @@ class SuitabilityResult(Result):
     "The outcome of one suitability test."
     decision: str # 'SUITABLE' or 'INCONCLUSIVE'
     p_value: float # one-sided Welch p-value of H0: user accuracy <= test accuracy - margin
-    est_acc_test: float; est_acc_user: float # mean estimated correctness on D_test and on D_u
-    ci_low: float; ci_high: float # (1 - 2 alpha) interval for est_acc_user - est_acc_test
-    margin: float; alpha: float; n_user: int # the margin and level used, the user sample size
-    t_stat: float = float('nan'); df: float = float('nan') # Welch statistic and degrees of freedom
+    est_acc_test: float # mean estimated correctness on D_test
+    est_acc_user: float # mean estimated correctness on D_u
+    ci_low: float # lower end of the (1 - 2 alpha) interval for est_acc_user - est_acc_test
+    ci_high: float # upper end of that interval
+    margin: float # the margin used
+    alpha: float # the significance level used
+    n_user: int # the user sample size
+    t_stat: float = float('nan') # Welch statistic
+    df: float = float('nan') # Welch degrees of freedom
     test_accuracy: float|None = None # true accuracy on D_test, when its labels were given to `fit` (else None)
     @property
     def suitable(self)->bool: return self.decision == 'SUITABLE'
@@ -109,8 +117,10 @@ def _labels(y, n, k, name):
     if not np.issubdtype(to_numpy(y).dtype, np.number): raise TypeError(f"`{name}` must hold integer class labels, got {to_numpy(y).dtype}")
     return check_labels(y, name, classes=np.arange(k), n_rows=n).astype(np.int64)
 
-def _fit(self, logits_sf, y_sf, # logits (n, k) and integer labels (n,) of the labelled hold-out D_sf
-         logits_test, y_test=None, # logits of D_test, and optionally its labels (to report the true test accuracy)
+def _fit(self, logits_sf, # logits (n, k) of the labelled hold-out D_sf
+         y_sf, # integer labels (n,) of D_sf
+         logits_test, # logits of D_test
+         y_test=None, # optional labels of D_test (to report the true test accuracy)
         ):
     "Fit the correctness estimator on D_sf and store the estimated correctness of D_test. Returns self."
     self._check_params()
@@ -129,7 +139,7 @@ def _fit(self, logits_sf, y_sf, # logits (n, k) and integer labels (n,) of the l
 SuitabilityFilter.fit = _fit
 
 # %% ../../nbs/70_monitor.suitability.ipynb #6e07bb97
-def correctness(self, logits, # model outputs (n, k)
+def _sf_correctness(self, logits, # model outputs (n, k)
                )->np.ndarray: # estimated probability that each prediction is right
     "Per-sample estimated probability that the model's prediction is correct."
     return self._correctness(logits, 'logits')
@@ -158,7 +168,7 @@ def _test_correctness(self, pc_user, # estimated per-sample correctness of the u
     w = non_inferiority_welch(self.pc_test_, pu, margin=m, alpha=a)
     return SuitabilityResult('SUITABLE' if w.p_value <= a else 'INCONCLUSIVE', w.p_value, float(self.pc_test_.mean()),
                              float(pu.mean()), w.ci_low, w.ci_high, m, a, len(pu), w.t_stat, w.df, self.test_accuracy_)
-SuitabilityFilter.correctness, SuitabilityFilter._correctness = correctness, _correctness
+SuitabilityFilter.correctness, SuitabilityFilter._correctness = _sf_correctness, _correctness
 SuitabilityFilter.test, SuitabilityFilter.test_correctness = _test, _test_correctness
 
 # %% ../../nbs/70_monitor.suitability.ipynb #91eb64ce
