@@ -37,11 +37,11 @@ def timed(fn):
 
 def ours(m, Xt, yt, Xv, yv, lissa_depth):
     rows = {}
-    for name, kw in [('trustnb exact', dict(ihvp='exact')), ('trustnb cg', dict(ihvp='cg', tol=1e-8, maxiter=2000)),
+    for name, kw in [('trustnb exact', dict(ihvp='exact')), ('trustnb cg', dict(ihvp='cg', tol=1e-8, max_iter=2000)),
                      ('trustnb lissa (auto scale)', dict(ihvp='lissa', tol=1e-6, lissa_depth=lissa_depth))]:
         with warnings.catch_warnings(record=True):
             warnings.simplefilter('always')
-            r, dt = timed(lambda: InfluenceFunction(l2=L2, **kw).fit(m, Xt, yt, Xv, yv).result_)
+            r, dt = timed(lambda: InfluenceFunction(weight_decay=L2, **kw).fit(m, Xt, yt, Xv, yv).result_)
         rows[name] = dict(values=r.values * len(Xt), seconds=dt, iterations=r.solver.iterations,
                           residual=r.solver.residual, converged=r.converged, damping=r.curvature.damping)
     return rows
@@ -93,7 +93,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0]); ap.add_argument('--json'); ap.add_argument('--lissa-depth', type=int, default=20000)
     a = ap.parse_args(argv)
     Xt, yt, Xv, yv, _ = _noisy_digits(SEED)
-    torch.manual_seed(SEED); m = fit_minimum(nn.Linear(64, 10).double(), Xt, yt, l2=L2)
+    torch.manual_seed(SEED); m = fit_minimum(nn.Linear(64, 10).double(), Xt, yt, weight_decay=L2)
     rows = ours(m, Xt, yt, Xv, yv, a.lissa_depth)
     rows |= pydvl_rows(m, Xt, yt, Xv, yv) | captum_rows(m, Xt, yt, Xv, yv)
     ref = rows['trustnb exact']
