@@ -312,8 +312,9 @@ def _guard(lines:list)->list:
     missing = cell_flags(lines) - enabled_flags()
     if not missing or in_test(): return lines
     f = sorted(missing)[0]
-    return [f"print('Skipped: this cell is flagged `#| {f}` (heavy). To run it: trustnb.core.enable_flags({f!r}) "
-            f"and run the cell again, or start Jupyter with TRUSTNB_FLAGS={f}.')\n"]
+    msg = (f"Skipped: this cell is flagged `#| {f}` (heavy). To run it: trustnb.core.enable_flags({f!r}) "
+           f"and run the cell again, or start Jupyter with TRUSTNB_FLAGS={f}.")
+    return [f"print({msg!r})\n"]
 
 def install_cell_guard()->bool:
     "Install `_guard` into the running IPython kernel (once); returns whether a kernel was found."
