@@ -30,7 +30,7 @@ def undocumented(modname):
         params = inspect.signature(f).parameters if not inspect.isclass(f) else docs.keys()
         for p in params:
             if p in skip: continue
-            if p in params and not inspect.isclass(f) and params[p].kind in (inspect.Parameter.VAR_POSITIONAL,): continue
+            if p in params and not inspect.isclass(f) and params[p].kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD): continue  # *args/**kwargs: documented in the docstring
             if not docs.get(p): out.append(f'{n}({p})')
     return out
 

@@ -8,7 +8,7 @@ from nbdev import test as nbt  # not `from nbdev.test import test_nb`: pytest wo
 ROOT = Path(__file__).resolve().parents[1]
 NBS = sorted(p for p in (ROOT / 'nbs').glob('*.ipynb') if not p.name.startswith(('_', '.')))
 # notebooks with a heavy kernel (issue 15 §5): each has a `#| gpu` cell with the paper-scale version
-HEAVY = ['11_sae.matryoshka', '12_sae.universal', '13_sae.jacobian', '42_privacy.balanced_subsampling',
+HEAVY = ['10_sae.core', '12_sae.universal', '13_sae.jacobian', '42_privacy.balanced_subsampling',
          '50_unlearn.certified', '72_monitor.influence']
 
 def gpu_cells(nb):

@@ -14,6 +14,7 @@ CHECK = textwrap.dedent('''
     for m in pkgutil.walk_packages(trustnb.__path__, 'trustnb.'):
         try: importlib.import_module(m.name); out[m.name] = None
         except ImportError as e: out[m.name] = str(e)
+        except Exception as e: out[m.name] = f'NOT AN IMPORTERROR: {type(e).__name__}: {e}'
     print(json.dumps(out))
 ''')
 
