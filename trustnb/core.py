@@ -317,7 +317,7 @@ def _guard(lines:list)->list:
     return [f"print({msg!r})\n"]
 
 def install_cell_guard()->bool:
-    "Install `_guard` into the running IPython kernel (once); returns whether a kernel was found."
+    "Install _guard into the running IPython kernel (once); returns whether a kernel was found."
     try: ip = get_ipython()  # noqa: F821 (defined inside IPython only)
     except NameError: return False
     if ip is None or not hasattr(ip, 'input_transformers_cleanup'): return False

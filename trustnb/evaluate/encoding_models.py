@@ -44,13 +44,13 @@ def fit_encoding_model(features:np.ndarray, # (n, d) a model's features of the s
                        targets:np.ndarray, # (n,) or (n, k) responses (repeat-averaged)
                        train_idx:np.ndarray, # indices of training stimuli
                        test_idx:np.ndarray, # indices of held-out stimuli
-                       alphas:np.ndarray=np.logspace(-2, 5, 8), # ridge penalties tried (chosen per target by leave-one-out on the training set)
+                       alphas:np.ndarray|None=None, # ridge penalties tried, chosen per target by leave-one-out on the training set (None: logspace(-2, 5, 8))
                       )->dict:
     "Standardise features on the training stimuli, fit `RidgeCV` (efficient leave-one-out, alpha per target), score Pearson r on held-out stimuli."
     F = np.asarray(check_array(features, 'features', ndim=2), float); Y = np.asarray(check_array(targets, 'targets', ndim=(1, 2)), float)
     if Y.ndim == 1: Y = Y[:, None]
     if len(Y) != len(F): raise ValueError(f"`targets` must have one row per stimulus ({len(F)}), got {len(Y)}")
-    tr, te = _split(train_idx, test_idx, len(F)); al = np.asarray(check_array(alphas, 'alphas', ndim=1), float)
+    tr, te = _split(train_idx, test_idx, len(F)); al = np.asarray(check_array(np.logspace(-2, 5, 8) if alphas is None else alphas, 'alphas', ndim=1), float)
     if (al <= 0).any(): raise ValueError("`alphas` must be > 0")
     sc = StandardScaler().fit(F[tr]); Ftr, Fte = sc.transform(F[tr]), sc.transform(F[te])
     m = RidgeCV(alphas=al, alpha_per_target=True, store_cv_results=True).fit(Ftr, Y[tr])
@@ -90,9 +90,9 @@ def rsa(features:np.ndarray, # (n, d) model features
 # %% ../../nbs/85_evaluate.encoding_models.ipynb #8a9ac2ee
 class EncodingBenchmark:
     "Score many models (each with one or more layers) against many targets with ridge encoding models, best layer chosen on training data, normalised by the noise ceiling."
-    def __init__(self, alphas=np.logspace(-2, 5, 8), # ridge penalties (chosen per target by leave-one-out on the training stimuli)
+    def __init__(self, alphas=None, # ridge penalties, chosen per target by leave-one-out on the training stimuli (None: logspace(-2, 5, 8))
                 ):
-        try: al = np.asarray(alphas, float)
+        try: al = np.asarray(np.logspace(-2, 5, 8) if alphas is None else alphas, float)
         except (TypeError, ValueError): raise TypeError(f"`alphas` must be an array of positive penalties, got {type(alphas).__name__}") from None
         self.alphas = np.asarray(check_array(al, 'alphas', ndim=1)); self.models = {}
         if (self.alphas <= 0).any(): raise ValueError("`alphas` must be > 0")

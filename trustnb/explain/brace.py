@@ -84,7 +84,7 @@ def predict_target(model, # linear classifier / (w, b) / torch module returning 
 def generate(scm:SCM, # additive-noise SCM (nodes in topological order)
              u:torch.Tensor, # exogenous noise (n, p)
             )->torch.Tensor:
-    "Differentiable `scm.generate`: endogenous values from exogenous noise `u` (n, p), in topological order."
+    "Differentiable scm.generate: endogenous values from exogenous noise `u` (n, p), in topological order."
     check_type(scm, 'scm', SCM); check_type(u, 'u', torch.Tensor)
     if u.ndim != 2 or u.shape[1] != scm.adj.shape[0]: raise ValueError(f"`u` must have shape (n, {scm.adj.shape[0]}), got {tuple(u.shape)}")
     A = torch.as_tensor(scm.adj, dtype=u.dtype); cols = []
