@@ -159,7 +159,7 @@ class Accountant:
     "Privacy ledger: `step(...)` records mechanisms, `get_epsilon(delta)` / `get_delta(epsilon)` read the guarantee."
     def __init__(self, method:Literal['pld', 'rdp']='pld', # PLD (tight; the library default) or Rényi DP
                  neighboring:Literal['add_remove', 'replace']='add_remove', # neighbouring relation
-                 discretization:float=1e-4, # PLD value discretization interval
+                 discretization:float=1e-4, # PLD value discretization interval (grown for tiny noise multipliers so that a grid stays ≤ 1e6 points; ε stays an upper bound)
                  orders=None): # RDP orders > 1 (dp-accounting's default when None)
         self.method, self.neighboring = check_choice(method, 'method', ('pld', 'rdp')), check_choice(neighboring, 'neighboring', _NEIGHBORING)
         self.discretization = check_positive(discretization, 'discretization')
@@ -183,6 +183,26 @@ class Accountant:
     def steps(self)->int: return sum(c for _, c in self.ledger)
 
 # %% ../../nbs/40_privacy.accounting.ipynb #7d11b978
+_PLD_MAX_POINTS = 1_000_000  # most grid points one ledger entry's PLD may need
+
+def _pld_width(ev)->float:
+    "An upper estimate of the width of the privacy-loss support of `ev` (0 where unknown)."
+    dpa = require('dp_accounting', 'privacy')
+    if isinstance(ev, ApproxDpEvent): return 2 * ev.epsilon + 1.0
+    if isinstance(ev, dpa.GaussianDpEvent):
+        z = ev.noise_multiplier
+        return math.inf if z <= 0 else 0.5 / z ** 2 + 16 / z  # mean shift 1/(2z²) plus ±8 standard deviations
+    if isinstance(ev, dpa.LaplaceDpEvent): return math.inf if ev.noise_multiplier <= 0 else 2 / ev.noise_multiplier
+    if isinstance(ev, dpa.PoissonSampledDpEvent): return _pld_width(ev.event)
+    if isinstance(ev, dpa.SelfComposedDpEvent): return math.sqrt(ev.count) * _pld_width(ev.event)
+    if isinstance(ev, dpa.ComposedDpEvent): return sum(_pld_width(e) for e in ev.events)
+    return 0.0
+
+def _pld_interval(interval:float, entries)->float:
+    "The PLD discretization: `interval`, grown where a ledger entry's grid would exceed `_PLD_MAX_POINTS` points."
+    w = max((math.sqrt(c) * _pld_width(ev) for ev, c in entries), default=0.0)
+    return interval if not math.isfinite(w) else max(interval, w / _PLD_MAX_POINTS)
+
 def _build(acc:Accountant):
     "A composed dp_accounting accountant (RDP) or PrivacyLossDistribution (PLD) for `acc`'s ledger."
     dpa = require('dp_accounting', 'privacy')
@@ -192,13 +212,14 @@ def _build(acc:Accountant):
         for ev, c in acc.ledger: a.compose(ev, c)
         return a
     PLD = dpa.pld.privacy_loss_distribution
-    out = PLD.identity(acc.discretization)
+    iv = _pld_interval(acc.discretization, acc.ledger)  # tiny noise multipliers: a coarser grid, still pessimistic
+    out = PLD.identity(iv)
     for ev, c in acc.ledger:
         if isinstance(ev, ApproxDpEvent):
-            p = PLD.from_privacy_parameters(dpa.pld.common.DifferentialPrivacyParameters(ev.epsilon, ev.delta), value_discretization_interval=acc.discretization)
+            p = PLD.from_privacy_parameters(dpa.pld.common.DifferentialPrivacyParameters(ev.epsilon, ev.delta), value_discretization_interval=iv)
             out = out.compose(p.self_compose(c) if c > 1 else p)
         else:
-            a = dpa.pld.PLDAccountant(rel, acc.discretization); a.compose(ev, c)
+            a = dpa.pld.PLDAccountant(rel, iv); a.compose(ev, c)
             out = out.compose(a._pld)  # dp-accounting keeps the composed PLD here; no public getter in 0.6
     return out
 
@@ -244,7 +265,9 @@ def _noise_multiplier(epsilon:float, delta:float, steps:int, q:float, accountant
     fresh = (lambda: dpa.rdp.RdpAccountant(None, rel)) if accountant == 'rdp' else (lambda: dpa.pld.PLDAccountant(rel, 1e-4))
     event = lambda z: dpa.SelfComposedDpEvent(_event(GaussianMechanism(z), q), steps)
     if accountant == 'rdp': bracket = mc.LowerEndpointAndGuess(1e-4, 1.0)
-    else: z_rdp = _noise_multiplier(epsilon, delta, steps, q, 'rdp', tol); bracket = mc.ExplicitBracketInterval(z_rdp / 2, z_rdp)
+    else:
+        z_rdp = _noise_multiplier(epsilon, delta, steps, q, 'rdp', tol); bracket = mc.ExplicitBracketInterval(z_rdp / 2, z_rdp)
+        iv = _pld_interval(1e-4, [(event(z_rdp / 2), 1)]); fresh = lambda: dpa.pld.PLDAccountant(rel, iv)
     try: return float(dpa.calibrate_dp_mechanism(fresh, event, epsilon, delta, bracket, tol=tol))
     except mc.NoBracketIntervalFoundError: raise ValueError(f"`epsilon`={epsilon:g} is too large: it needs a noise multiplier below 1e-4") from None
 
