@@ -12,8 +12,8 @@ from ..core import check_int, check_positive, check_in_range, check_choice, chec
 from ..repro import claim
 
 # %% auto #0
-__all__ = ['sample_perturbations', 'TwoPointEstimator', 'ZOSGDResult', 'zo_sgd', 'quadratic', 'estimator_table', 'dap_claim',
-           'zo_sgd_experiment']
+__all__ = ['sample_perturbations', 'TwoPointEstimator', 'ZOSGDResult', 'zo_sgd', 'Quadratic', 'quadratic', 'estimator_table',
+           'dap_claim', 'zo_sgd_experiment']
 
 # %% ../../nbs/93_learn.dap.ipynb #1d84d912
 def _unit(direction, d):
@@ -104,14 +104,24 @@ def zo_sgd(f:Callable, # the objective, a function of a 1-D numpy array
     return ZOSGDResult(x, np.array(losses))
 
 # %% ../../nbs/93_learn.dap.ipynb #89034b6a
+@dataclass(repr=False)
+class Quadratic(Result):
+    "The objective f(x) = xᵀAx/2: call it for f(x), `grad(x)` for Ax."
+    A: np.ndarray # symmetric positive-definite matrix, (d, d)
+    def __call__(self, x): return 0.5 * float(x @ self.A @ x)
+    def grad(self, x:np.ndarray, # point, (d,)
+            )->np.ndarray:
+        "The gradient Ax at `x`."
+        return self.A @ x
+
 def quadratic(d:int=50, # dimension
               cond:float=100.0, # condition number: eigenvalues logspace(0, log10(cond))
               seed:int|np.random.Generator|None=None, # seeds the random rotation
-             )->tuple:
-    "f(x) = x^T A x / 2 with a random rotation of diag(logspace(0, log10 cond)); returns (f, A)."
+             )->Quadratic:
+    "f(x) = x^T A x / 2 with a random rotation of diag(logspace(0, log10 cond)), as a callable `Quadratic`."
     d = check_int(d, 'd', lo=1); cond = check_in_range(cond, 'cond', 1, 1e12)
-    Q, _ = np.linalg.qr(as_generator(check_seed(seed)).standard_normal((d, d))); A = (Q * np.logspace(0, np.log10(cond), d)) @ Q.T
-    return (lambda x: 0.5 * float(x @ A @ x)), A
+    Q, _ = np.linalg.qr(as_generator(check_seed(seed)).standard_normal((d, d)))
+    return Quadratic((Q * np.logspace(0, np.log10(cond), d)) @ Q.T)
 
 def estimator_table(d:int=50, # dimension of the quadratic
                     n_draws:int=4000, # estimates per perturbation kind
@@ -120,7 +130,7 @@ def estimator_table(d:int=50, # dimension of the quadratic
                    )->dict:
     "Relative MSE of one-direction two-point estimates (total and along g) and mean cos(g_hat, g), per perturbation kind."
     d = check_int(d, 'd', lo=2); n_draws = check_int(n_draws, 'n_draws', lo=2); delta = check_positive(delta, 'delta')
-    rng = as_generator(check_seed(seed)); f, A = quadratic(d, seed=rng); x = rng.standard_normal(d); g = A @ x; u = g / np.linalg.norm(g); out = {}
+    rng = as_generator(check_seed(seed)); f = quadratic(d, seed=rng); A = f.A; x = rng.standard_normal(d); g = A @ x; u = g / np.linalg.norm(g); out = {}
     for kind in ('gaussian', 'sphere', 'dap'):
         V = sample_perturbations(kind, n_draws, d, u if kind == 'dap' else None, rng)
         G = np.array([(f(x + delta * v) - f(x - delta * v)) / (2 * delta) * v for v in V]); E = G - g; gg = g @ g
@@ -150,7 +160,7 @@ def zo_sgd_experiment(d:int=50, # dimension of the quadratic
                      )->dict:
     "Final loss of ZO-SGD (median over seeds) on the quadratic, per estimator: Gaussian, sphere, DAP with a running direction, DAP with the true (oracle) direction."
     d = check_int(d, 'd', lo=2); max_iter = check_int(max_iter, 'max_iter', lo=1); n_seeds = check_int(n_seeds, 'n_seeds', lo=1)
-    seed = check_int(check_seed(seed), 'seed', lo=0); f, A = quadratic(d, seed=seed); x0 = np.ones(d); out = {}
+    seed = check_int(check_seed(seed), 'seed', lo=0); f = quadratic(d, seed=seed); A = f.A; x0 = np.ones(d); out = {}
     class _Oracle(TwoPointEstimator):  # reference only: DAP along the true gradient (not zeroth-order)
         def __call__(self, f, x, seed=None, direction=None): return super().__call__(f, x, seed, A @ x)
     for name, est in [('gaussian', TwoPointEstimator('gaussian')), ('sphere', TwoPointEstimator('sphere')),
