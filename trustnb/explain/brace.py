@@ -346,13 +346,13 @@ def cf_report(scm:SCM, # the causal model
               feature_scale=None, # per-feature scale of the feature distance (default 1)
               tol:float=1e-3, # a fixed exogenous change above this is a violation
              )->dict:
-    "Validity, implied exogenous change, feature distance, causal-graph violations and time per counterfactual."
+    "Validity, implied exogenous change, feature distance, causal-graph violations and time per counterfactual (means over the valid ones: NaN where none is valid)."
     check_type(res, 'res', CFResult); check_positive(tol, 'tol')
     du = implied_noise_change(scm, X, res.x_cf, noise_std); v = res.valid
     fx = ~_mask(scm.names, fixed, scm.adj.shape[0], 'fixed'); s = _vec(feature_scale, du.shape[1], 1.0, 'feature_scale')
     return dict(validity=res.validity, exo_change=float(np.linalg.norm(du[v], axis=1).mean()) if v.any() else np.nan,
                 feature_dist=float(np.linalg.norm((res.x_cf[v] - np.asarray(X)[v]) / s, axis=1).mean()) if v.any() else np.nan,
-                violations=float((np.abs(du[v][:, fx]) > tol).any(1).mean()) if v.any() and fx.any() else 0.0,
+                violations=(float((np.abs(du[v][:, fx]) > tol).any(1).mean()) if fx.any() else 0.0) if v.any() else np.nan,
                 ms_per_cf=1000 * res.seconds_per_cf, **res.counts())
 
 # %% ../../nbs/32_explain.brace.ipynb #846cd9c3
