@@ -69,5 +69,23 @@ def test_universal_and_jacobian_round_trip():
     with tempfile.TemporaryDirectory() as d:
         C.save_sae(u, d + '/u'); C.save_sae(js, d + '/j'); u2, j2 = C.load_sae(d + '/u'), C.load_sae(d + '/j')
     torch.testing.assert_close(u2.encode(acts['a'], name='a'), u.encode(acts['a'], name='a'))
-    assert type(j2) is JacobianSAE and j2.jacobian_coeff == 0.5
+    assert type(j2).__qualname__ == 'JacobianSAE' and j2.jacobian_coeff == 0.5  # the registered class (a notebook may have re-registered its copy)
     torch.testing.assert_close(j2.eval()(acts['a']).J, js.eval()(acts['a']).J)
+
+
+def test_save_after_a_notebook_redefines_the_class():
+    """Running a library cell in a notebook (same process) re-registers a copy of the class under its name; instances of the
+    library's class still save, load gives the registered class, and a class that is not a (re)definition still raises."""
+    from trustnb.sae.universal import UniversalSAE
+    old = C.SAE_REGISTRY['universal']
+    try:
+        copy = C.register_sae('universal')(type('UniversalSAE', (old,), {}))
+        u = UniversalSAE({'a': 4, 'b': 3}, 8, 2)
+        with tempfile.TemporaryDirectory() as d:
+            C.save_sae(u, d + '/u'); u2 = C.load_sae(d + '/u')
+        assert type(u2) is copy
+        torch.testing.assert_close(u2.encode(torch.ones(3, 4), name='a'), u.encode(torch.ones(3, 4), name='a'))
+        other = type('NotUniversal', (old,), {})
+        with tempfile.TemporaryDirectory() as d, pytest.raises(ValueError, match='not registered'): C.save_sae(other({'a': 4, 'b': 3}, 8, 2), d + '/o')
+    finally:
+        C.SAE_REGISTRY['universal'] = old

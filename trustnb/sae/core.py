@@ -508,7 +508,9 @@ def save_sae(sae:SAE, # a registered SAE-family module: any `SAE`, `UniversalSAE
     "Save `sae` as `path/config.json` + `path/model.safetensors`."
     check_type(sae, 'sae', nn.Module); path = _check_path(path)
     arch = getattr(sae, 'arch', None)
-    if arch is None or SAE_REGISTRY.get(arch) is not type(sae): raise ValueError(f"`sae` class {type(sae).__name__} is not registered; use @register_sae")
+    # same class, or a re-definition of it (a notebook re-running the library's cell registers its copy under the name)
+    reg = SAE_REGISTRY.get(arch) if arch is not None else None
+    if reg is None or reg.__qualname__ != type(sae).__qualname__: raise ValueError(f"`sae` class {type(sae).__name__} is not registered; use @register_sae")
     cfg = _config(sae); path.mkdir(parents=True, exist_ok=True)
     save_file({k: v.detach().cpu().contiguous() for k, v in sae.state_dict().items()}, str(path / 'model.safetensors'))
     (path / 'config.json').write_text(json.dumps(dict(arch=arch, config=cfg, format='trustnb.sae/1'), indent=1))
