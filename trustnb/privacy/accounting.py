@@ -230,7 +230,14 @@ def _get_epsilon(self, delta:float, # target δ in (0, 1)
     delta = check_delta(delta)
     if not self.ledger: return 0.0
     b = _build(self)
-    return float(b.get_epsilon(delta) if self.method == 'rdp' else b.get_epsilon_for_delta(delta))
+    eps = float(b.get_epsilon(delta) if self.method == 'rdp' else b.get_epsilon_for_delta(delta))
+    if self.method == 'pld' and math.isinf(eps):  # a refusal, not a bound: say so, with the RDP bound of the same ledger
+        rdp = Accountant('rdp', self.neighboring); rdp.ledger = list(self.ledger)
+        try: alt = f'the RDP bound for the same ledger is ε={rdp.get_epsilon(delta):.4g}'
+        except Exception: alt = 'no RDP bound is available for this ledger'
+        warnings.warn(f"PLD could not bound ε at δ={delta:g}: after discretization the privacy-loss mass at +∞ exceeds δ (this happens when ε is huge); "
+                      f"{alt}. Returning inf (no guarantee).", RuntimeWarning, stacklevel=2)
+    return eps
 
 def _get_delta(self, epsilon:float, # target ε > 0
     )->float:
