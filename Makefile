@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 TORCH  ?= torch
-EXTRAS ?= data,text,privacy,bench
+EXTRAS ?= data,text,privacy,bench,rl
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.trustnb-installed
 
