@@ -41,7 +41,7 @@ docs: $(STAMP)
 
 # Two pytest workers on two cores: one BLAS/OpenMP thread each (oversubscribed OpenMP threads spin and crawl).
 test: $(STAMP)
-	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest tests -n 2 --durations=0 -p no:cacheprovider -q -rs
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest tests -n 2 --dist loadgroup --durations=0 -p no:cacheprovider -q -rs
 
 # The #| gpu cells at paper scale (the default test runs them at tiny scale on CPU).
 test-gpu: $(STAMP)

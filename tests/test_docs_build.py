@@ -3,6 +3,9 @@ run in a copy of the project on two quick notebooks."""
 import re, shutil, subprocess, sys, json, os
 from pathlib import Path
 import pytest
+# Subprocess-heavy tests (kernels, the docs build, Chromium) share one xdist worker (make test: --dist loadgroup), so they never
+# run beside each other: beside the docs build, Run All of a notebook in a kernel once took 331 s instead of ~40 s.
+pytestmark = pytest.mark.xdist_group('subprocess-heavy')
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = 'index,04_viz'
 

@@ -3,6 +3,9 @@ with a one-line note, and one figure per widget that follows its slider."""
 import ast, base64, json, os, re, time
 from pathlib import Path
 import pytest
+# Subprocess-heavy tests (kernels, the docs build, Chromium) share one xdist worker (make test: --dist loadgroup), so they never
+# run beside each other: beside the docs build, Run All of a notebook in a kernel once took 331 s instead of ~40 s.
+pytestmark = pytest.mark.xdist_group('subprocess-heavy')
 nbformat = pytest.importorskip('nbformat')
 from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,6 +4,9 @@ _build/screenshots/lab-*.png. Skipped, with a message, where Chromium is absent 
 import sys
 from pathlib import Path
 import pytest
+# Subprocess-heavy tests (kernels, the docs build, Chromium) share one xdist worker (make test: --dist loadgroup), so they never
+# run beside each other: beside the docs build, Run All of a notebook in a kernel once took 331 s instead of ~40 s.
+pytestmark = pytest.mark.xdist_group('subprocess-heavy')
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'tools'))
 from browser_check import find_chromium
