@@ -18,10 +18,12 @@ RUN = 'index,04_viz,40_privacy.accounting'
 
 def _page(nb_name): return re.sub(r'^\d+[a-zA-Z0-9]*_', '', Path(nb_name).stem.lower()) + '.html'
 
-@pytest.fixture(scope='module')
+@pytest.fixture(scope='session')
 def quick_site():
-    "Every notebook processed by nbdev, three executed; built once (a lock: xdist workers share it), cached between runs."
-    out = ROOT / '_build' / 'browser-site'
+    """Every notebook processed by nbdev, three executed; built once per test session, in a folder of this xdist worker's
+    own (a build replaces its `_docs`: a shared folder let one worker's rebuild delete pages under another's Chromium),
+    cached between runs."""
+    out = ROOT / '_build' / 'browser-site' / os.environ.get('PYTEST_XDIST_WORKER', 'main')
     out.mkdir(parents=True, exist_ok=True)
     with open(out / '.lock', 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -42,7 +44,7 @@ def test_every_notebook_is_processed_by_nbdev(quick_site):
     ran = {n: e for n, e in fails.items() if any(n.startswith(r) for r in RUN.split(','))}
     assert not ran, ran
 
-@pytest.fixture(scope='module')
+@pytest.fixture(scope='session')
 def site(quick_site):
     if not find_chromium(): pytest.skip('Chromium is not installed (Debian: apt-get install -y chromium; .ci/run does this)')
     return quick_site
