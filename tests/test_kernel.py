@@ -1,6 +1,6 @@
 """What a reader gets in a real Jupyter kernel (not nbdev_test's in-process shell): heavy cells skipped by default
 with a one-line note, and one figure per widget that follows its slider."""
-import ast, base64, json, os, re, time
+import ast, base64, copy, json, os, re, time
 from pathlib import Path
 import pytest
 # Subprocess-heavy tests (kernels, the docs build, Chromium) share one xdist worker (make test: --dist loadgroup), so they never
@@ -17,8 +17,14 @@ def run_in_kernel(cells, env=None, cwd=None, timeout=120):
     nb = cells if isinstance(cells, nbformat.NotebookNode) else nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in cells])
     base = {k: v for k, v in os.environ.items() if k not in ('IN_TEST', 'PYTEST_CURRENT_TEST', 'TRUSTNB_FLAGS', 'TRUSTNB_SCALE')}
     base['PYTHONPATH'] = os.pathsep.join([str(ROOT), base.get('PYTHONPATH', '')]).rstrip(os.pathsep)  # this checkout's trustnb
-    NotebookClient(nb, timeout=timeout, kernel_name='python3', resources={'metadata': {'path': str(cwd or ROOT)}}).execute(env={**base, **(env or {})})
-    return nb
+    pristine = copy.deepcopy(nb)
+    for attempt in range(3):  # a kernel can die at start when another process takes one of its ports first (seen once in CI)
+        try:
+            NotebookClient(nb, timeout=timeout, kernel_name='python3', resources={'metadata': {'path': str(cwd or ROOT)}}).execute(env={**base, **(env or {})})
+            return nb
+        except RuntimeError as e:
+            if 'Kernel died before replying' not in str(e) or attempt == 2: raise
+            nb.clear(); nb.update(copy.deepcopy(pristine))
 
 def text(cell): return ''.join(o.get('text', '') for o in cell.outputs if o.output_type == 'stream')
 
