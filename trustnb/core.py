@@ -356,7 +356,9 @@ def _short(v, depth:int=0):
         inner = ', '.join(_short(x, depth + 1) for x in v)
         return f"[{inner}]" if isinstance(v, list) else f"({inner}{',' if len(v) == 1 else ''})"
     if isinstance(v, str) and len(v) > 60: return repr(v[:57] + '...')
-    return repr(v)
+    if isinstance(v, torch.nn.Module): return f"{type(v).__name__}({sum(p.numel() for p in v.parameters()):,} parameters)"
+    r = repr(v)  # anything else (estimators, tokenizers, ...): its repr when short and on one line, else its type
+    return r if len(r) <= 80 and '\n' not in r else f"{type(v).__name__}(...)"
 
 class Result:
     "Base for result dataclasses: a compact, readable `__repr__` (arrays by shape, containers truncated, recursive)."
