@@ -1,0 +1,86 @@
+"""Chapter 2 on every common Hugging Face decoder family: each hook-based method of `trustnb.internals` runs on tiny
+random models built offline from their config classes (shapes, effect, hooks removed also after an error, caller's
+model untouched). The hooks themselves are tested in test_hf_architectures.py; this file tests the methods."""
+import numpy as np
+import pytest
+import torch
+from test_hf_architectures import FAMILIES, _model, _clean
+from trustnb.internals import steering as ST, actor as AC, safety_neurons as SN
+
+DECODERS = [k for k in FAMILIES if k != 'llama_base']
+V, T = 50, 6
+
+def _ids(n, seed):
+    return torch.randint(3, V, (n, T), generator=torch.Generator().manual_seed(seed))
+
+def _logits(m, ids): return m(input_ids=ids).logits
+
+def _state(m): return {k: v.detach().clone() for k, v in m.state_dict().items()}
+
+def _unchanged(m, before): return all(torch.equal(v, before[k]) for k, v in m.state_dict().items())
+
+def _width(m): return m.get_input_embeddings().weight.shape[1]
+
+def _raising(m):
+    "A context in which the model's forward raises half-way (its LM head), restored afterwards."
+    head, orig = m.get_output_embeddings(), m.get_output_embeddings().forward
+    class Ctx:
+        def __enter__(self):
+            def boom(*a, **k): raise RuntimeError('boom in the head')
+            head.forward = boom
+        def __exit__(self, *exc): head.forward = orig
+    return Ctx()
+
+@pytest.mark.parametrize('name', DECODERS)
+def test_steering(name, tmp_path):
+    m = _model(name); ids = _ids(4, 0); base = _logits(m, ids)
+    with_, without = ids.clone(), ids.clone(); with_[:, 1] = 2  # an "instruction" token in slot 1
+    sv = ST.instruction_vector(m, with_, without, layers=[0, 2], name='x')
+    assert set(sv.directions) == {0, 2} and sv.width == _width(m)
+    with ST.Steerer(m, sv.configure(strength=4.0, layers=[2])): steered = _logits(m, ids)
+    assert not torch.allclose(steered, base) and _clean(m)
+    with ST.Steerer(m, sv.configure(strength=0.0)): assert torch.allclose(_logits(m, ids), base, atol=1e-6)
+    with pytest.raises(RuntimeError, match='boom'), _raising(m), ST.Steerer(m, sv): _logits(m, ids)
+    assert _clean(m) and torch.allclose(_logits(m, ids), base)
+    path = sv.save(tmp_path / 'v')
+    assert ST.SteeringVector.load(path, m).width == sv.width
+    other = _model('gpt2' if name != 'gpt2' else 'llama')
+    with pytest.raises(ValueError, match='extracted from'): ST.SteeringVector.load(path, other)
+
+@pytest.mark.parametrize('name', DECODERS)
+def test_actor(name):
+    m = _model(name); before = _state(m)
+    harmful, harmless = _ids(6, 1), _ids(6, 2)
+    rd = AC.refusal_direction(m, harmful, harmless, layer=1)
+    assert abs(float(rd.direction.norm()) - 1) < 1e-5 and rd.p_harmful > rd.p_harmless
+    tg = AC.actor_targets(m, torch.cat([harmful, harmless]), ['harmful'] * 6 + ['borderline'] * 6, rd)
+    assert torch.all(tg.shift[:6] == 0) and torch.all(tg.shift >= 0)
+    fit = AC.actor_finetune(m, tg, steps=2, batch_size=4, seed=0)
+    changed = {n for n, p in fit.model.named_parameters() if not torch.equal(p, m.get_parameter(n))}
+    assert changed and changed <= set(fit.trainable), (name, changed - set(fit.trainable))
+    assert _unchanged(m, before)
+    with AC.ablate_direction(m, rd, layers=[0, 1, 2]):
+        h = AC.prompt_activations(m, harmful, layer=1)
+    assert float((torch.as_tensor(h) @ rd.direction).abs().max()) < 1e-4 and _clean(m)
+    with pytest.raises(RuntimeError, match='boom'), _raising(m), AC.ablate_direction(m, rd): _logits(m, harmful)
+    assert _clean(m)
+    r = AC.refusal_rate(m, harmful, refuse_id=3)
+    assert r.p_refuse.shape == (6,) and 0 <= r.rate <= 1
+
+@pytest.mark.parametrize('name', DECODERS)
+def test_safety_neurons(name):
+    m = _model(name); before = _state(m); ids = _ids(8, 3)
+    imp = SN.neuron_importance(m, ids)
+    assert set(imp.scores) == {f'{k}.{l}' for k in SN.KINDS for l in range(3)}
+    assert all(v.shape[0] == 8 and np.isfinite(v).all() for v in imp.scores.values())
+    S = SN.detect_neurons(imp, n_neurons=5); assert len(S) == 5
+    r = SN.masked_finetune(m, ids, trainable=S, steps=2, lr=1e-2, batch_size=4, seed=0)
+    masks = SN.neuron_masks(m, S)
+    for n, p in r.model.named_parameters():
+        moved = p.detach() != m.get_parameter(n).detach()
+        allowed = masks.get(n, torch.zeros_like(moved))
+        assert not (moved & ~allowed.bool()).any(), (name, n)
+    assert any((p != m.get_parameter(n)).any() for n, p in r.model.named_parameters()), name
+    assert _unchanged(m, before) and _clean(m)
+    with pytest.raises(RuntimeError, match='boom'), _raising(m): SN.neuron_importance(m, ids)
+    assert _clean(m)
