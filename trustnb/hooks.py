@@ -31,6 +31,16 @@ def _main(out): return out[0] if isinstance(out, tuple) else out
 def _with_main(out, new): return (new, *out[1:]) if isinstance(out, tuple) else new
 
 # %% ../nbs/03_hooks.ipynb #0e7681d6
+_INPUT_KEYS = ('hidden_states', 'input', 'x', 'inputs_embeds')
+
+def _first_input(mod, args, kwargs):
+    "A module's first input (positional, or by keyword: 'hidden_states', ...) and a function putting a replacement in its place."
+    if args: return args[0], lambda new: ((new, *args[1:]), kwargs)
+    for k in _INPUT_KEYS:
+        if isinstance(kwargs.get(k), torch.Tensor): return kwargs[k], lambda new: (args, {**kwargs, k: new})
+    raise RuntimeError(f"{type(mod).__name__} was called without a positional input and without any of {list(_INPUT_KEYS)} by keyword: "
+                       "its input cannot be read or edited (hook its output, or the module that produces the input)")
+
 class Capture(dict):
     "Activations recorded by `capture`: path → tensor (outputs; inputs under `'path:in'` when asked)."
 
@@ -46,12 +56,12 @@ def capture(model:nn.Module, # the model
     mods = [get_module(model, p) for p in paths]
     cap, handles = Capture(), []
     def mk(p):
-        def hook(mod, args, out):
+        def hook(mod, args, kwargs, out):
             o = _main(out); cap[p] = o.detach() if detach else o
-            if inputs and args: cap[p + ':in'] = args[0].detach() if detach else args[0]
+            if inputs: x = _first_input(mod, args, kwargs)[0]; cap[p + ':in'] = x.detach() if detach else x
         return hook
     try:
-        for p, m in zip(paths, mods): handles.append(m.register_forward_hook(mk(p)))
+        for p, m in zip(paths, mods): handles.append(m.register_forward_hook(mk(p), with_kwargs=True))
         yield cap
     finally:
         for h in handles: h.remove()
@@ -61,13 +71,14 @@ def capture(model:nn.Module, # the model
 def intervene(model:nn.Module, # the model
               path:str, # module path whose output (or input) is edited
               fn:Callable, # the edit, h -> h' (same shape)
-              io:str='output', # edit the module's 'output' or its first positional 'input'
+              io:str='output', # edit the module's 'output' or its first 'input' (positional, or by keyword as `hidden_states`)
              ):
     "Context manager replacing the output (or input) `h` of module `path` by `fn(h)`; the hook is always removed."
     mod = get_module(model, path)
     if not callable(fn): raise TypeError(f"`fn` must be callable (h -> h'), got {type(fn).__name__}")
     if io not in ('output', 'input'): raise ValueError(f"`io` must be 'output' or 'input', got {io!r}")
-    if io == 'input': h = mod.register_forward_pre_hook(lambda m, args: (fn(args[0]), *args[1:]) if args else None)
+    def pre(m, args, kwargs): x, put = _first_input(m, args, kwargs); return put(fn(x))
+    if io == 'input': h = mod.register_forward_pre_hook(pre, with_kwargs=True)
     else: h = mod.register_forward_hook(lambda m, a, out: _with_main(out, fn(_main(out))))
     try: yield model
     finally: h.remove()
@@ -208,12 +219,12 @@ def capture_sites(model:nn.Module, # the model
     cap, handles = Capture(), []
     def mk(name, s):
         keep = lambda t: t.detach() if detach else t
-        if s.io == 'input': return lambda m, args: cap.__setitem__(name, keep(args[0])) if args else None
+        if s.io == 'input': return lambda m, args, kwargs: cap.__setitem__(name, keep(_first_input(m, args, kwargs)[0]))
         return lambda m, a, out: cap.__setitem__(name, keep(_main(out)))
     try:
         for name, s in sites.items():
             mod = get_module(model, s.path)
-            handles.append(mod.register_forward_pre_hook(mk(name, s)) if s.io == 'input' else mod.register_forward_hook(mk(name, s)))
+            handles.append(mod.register_forward_pre_hook(mk(name, s), with_kwargs=True) if s.io == 'input' else mod.register_forward_hook(mk(name, s)))
         yield cap
     finally:
         for h in handles: h.remove()
