@@ -84,3 +84,53 @@ def test_safety_neurons(name):
     assert _unchanged(m, before) and _clean(m)
     with pytest.raises(RuntimeError, match='boom'), _raising(m): SN.neuron_importance(m, ids)
     assert _clean(m)
+
+@pytest.mark.parametrize('name', DECODERS)
+def test_self_recognition(name):
+    from trustnb.internals import self_recognition as SR
+    m = _model(name); ids = _ids(8, 4); pos, neg = ids[:4], ids[4:]; base = _logits(m, ids)
+    d = SR.contrastive_direction(m, pos, neg, layer=1)
+    assert d.layer == 1 and abs(float(d.direction.norm()) - 1) < 1e-5
+    p = SR.projection(m, ids, d); assert p.shape == (8,) and float(p[:4].mean()) > float(p[4:].mean())
+    with SR.ablate_direction(m, d):
+        assert float(SR.projection(m, ids, d).abs().max()) < 1e-4
+    with SR.steer_direction(m, d, strength=3.0): assert not torch.allclose(_logits(m, ids), base)
+    with SR.steer_direction(m, d, strength=0.0): assert torch.allclose(_logits(m, ids), base, atol=1e-6)
+    with pytest.raises(RuntimeError, match='boom'), _raising(m), SR.steer_direction(m, d, strength=1.0): _logits(m, ids)
+    assert _clean(m) and torch.allclose(_logits(m, ids), base)
+
+@pytest.mark.parametrize('name', DECODERS)
+def test_extractive_structures(name):
+    from trustnb.internals import extractive_structures as ES
+    m0 = _model(name); before = _state(m0); ids = _ids(4, 5); ans = torch.tensor([3, 4, 5, 6])
+    delta = ES.finetune_facts(m0, ids, ans, epochs=2, batch_size=2, lr=1e-2, seed=0)
+    assert _unchanged(m0, before) and set(delta.components) == set(ES.model_components(m0))
+    m1 = ES.graft(m0, delta)
+    assert ES.answer_logprobs(m1, ids, ans).mean() > ES.answer_logprobs(m0, ids, ans).mean()  # the facts were learned
+    none = ES.graft(m0, delta, [])
+    assert all(torch.equal(p, m0.get_parameter(n)) for n, p in none.named_parameters())
+    inf = ES.informative_scores(m0, delta, ids, ans, linearized=False)
+    assert np.isfinite(inf.scores.values).all() and _unchanged(m0, before)
+    for kind in ES.EXTRACTIVE_KINDS:
+        s = ES.extractive_scores(m0, m1, ids, ans, kind=kind)
+        assert np.isfinite(s.scores.values).all() and _clean(m0) and _clean(m1)
+
+@pytest.mark.parametrize('name', DECODERS)
+def test_confidence_token_rows(name):
+    from trustnb.monitor.self_ref import extend_embeddings
+    m = _model(name); ids = _ids(3, 6); base = _logits(m, ids)
+    extend_embeddings(m, 2)
+    out = _logits(m, ids)
+    assert out.shape[-1] == base.shape[-1] + 2 and torch.allclose(out[..., :base.shape[-1]], base, atol=1e-5), name
+
+@pytest.mark.parametrize('name', DECODERS)
+def test_attention_edge_ablation(name):
+    from trustnb.internals.icl_circuit import remove_edges
+    m = _model(name); ids = _ids(2, 7); base = _logits(m, ids); impl = m.config._attn_implementation
+    none = {l: torch.zeros(T, T, dtype=torch.bool) for l in range(3)}
+    with remove_edges(m, none): assert torch.allclose(_logits(m, ids), base, atol=1e-5), name
+    cut = torch.zeros(T, T, dtype=torch.bool); cut[T - 1, :T - 1] = True  # the last query sees only itself
+    with remove_edges(m, {0: cut}): out = _logits(m, ids)
+    assert torch.allclose(out[:, :T - 1], base[:, :T - 1], atol=1e-5) and not torch.allclose(out[:, -1], base[:, -1]), name
+    with pytest.raises(RuntimeError, match='boom'), _raising(m), remove_edges(m, {0: cut}): _logits(m, ids)
+    assert m.config._attn_implementation == impl and torch.allclose(_logits(m, ids), base)
