@@ -134,3 +134,14 @@ def test_attention_edge_ablation(name):
     assert torch.allclose(out[:, :T - 1], base[:, :T - 1], atol=1e-5) and not torch.allclose(out[:, -1], base[:, -1]), name
     with pytest.raises(RuntimeError, match='boom'), _raising(m), remove_edges(m, {0: cut}): _logits(m, ids)
     assert m.config._attn_implementation == impl and torch.allclose(_logits(m, ids), base)
+
+@pytest.mark.parametrize('name', DECODERS)
+def test_task_vector_patching(name):
+    from trustnb.internals.task_vectors import extract_task_vector, patched_logits
+    m = _model(name); spec, q = _ids(5, 8), _ids(3, 9); base = _logits(m, q)[:, -1]
+    own = extract_task_vector(m, q, None, layer=1)
+    assert torch.allclose(patched_logits(m, q, own.states, layer=1), base, atol=1e-5), name  # each query's own state back: identity
+    tv = extract_task_vector(m, spec, None, layer=1)
+    assert not torch.allclose(patched_logits(m, q, tv, layer=1), base) and _clean(m)
+    with pytest.raises(RuntimeError, match='boom'), _raising(m): patched_logits(m, q, tv, layer=1)
+    assert _clean(m)
