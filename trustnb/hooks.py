@@ -13,7 +13,8 @@ from .core import progress, check_array, check_type, check_int, check_choice
 
 # %% auto #0
 __all__ = ['SITES', 'get_module', 'Capture', 'capture', 'intervene', 'add_vector', 'replace_with', 'ablate', 'project_out',
-           'collect_activations', 'Site', 'layers_path', 'n_layers', 'resolve_site', 'capture_sites', 'intervene_site']
+           'collect_activations', 'Site', 'layers_path', 'n_layers', 'resolve_site', 'capture_sites', 'intervene_site',
+           'intervene_sites']
 
 # %% ../nbs/03_hooks.ipynb #3074ac81
 def get_module(model:nn.Module, # the model
@@ -236,3 +237,23 @@ def intervene_site(model:nn.Module, # the model
     "`intervene` at a `Site` (output or input of its module)."
     check_type(site, 'site', Site)
     return intervene(model, site.path, fn, io=site.io)
+
+class intervene_sites:
+    "Context manager applying several edits at once, each `fn` at its `Site`; every hook comes off on exit, also when the body raises. Reusable."
+    def __init__(self, model:nn.Module, # the model
+                 edits:list, # (`Site`, fn) pairs, fn: h -> h' (same shape)
+                ):
+        self.model = check_type(model, 'model', nn.Module); self.edits, self._stack = list(check_type(edits, 'edits', (list, tuple))), None
+        if not self.edits: raise ValueError("`edits` must hold at least one (Site, callable) pair")
+        for e in self.edits:
+            if not (isinstance(e, tuple) and len(e) == 2 and isinstance(e[0], Site) and callable(e[1])): raise TypeError(f"`edits` must hold (Site, callable) pairs, got {e!r}")
+    def __enter__(self):
+        stack = contextlib.ExitStack()
+        try:
+            for site, fn in self.edits: stack.enter_context(intervene_site(self.model, site, fn))
+        except BaseException: stack.close(); raise
+        self._stack = stack; return self.model
+    def __exit__(self, *exc):
+        stack, self._stack = self._stack, None
+        if stack is not None: stack.close()
+        return False

@@ -76,6 +76,8 @@ CASES = [
     Case(hooks.get_module, dict(model=torch.nn.Sequential(torch.nn.Linear(2, 2)), path='0')),
     Case(hooks.capture, dict(model=torch.nn.Sequential(torch.nn.Linear(2, 2)), paths=['0']), then=lambda cm: cm.__enter__()),
     Case(hooks.intervene, dict(model=torch.nn.Sequential(torch.nn.Linear(2, 2)), path='0', fn=lambda h: h), then=lambda cm: cm.__enter__()),
+    Case(hooks.intervene_sites, dict(model=torch.nn.Sequential(torch.nn.Linear(2, 2)), edits=[(hooks.Site('0'), lambda h: h)]),
+         then=lambda cm: cm.__enter__()),
     Case(hooks.add_vector, dict(v=torch.ones(3), scale=2.0), then=_hooked, legal=dict(v=('extra_dim',))),  # (1, d) broadcasts
     Case(hooks.replace_with, dict(value=torch.ones(3)), then=_hooked, legal=dict(value=('extra_dim',))),
     Case(hooks.ablate, dict(mean=torch.ones(3)), then=_hooked, legal=dict(mean=('extra_dim',))),

@@ -15,7 +15,7 @@ from sklearn.metrics import roc_auc_score
 from sklearn.linear_model import LogisticRegression
 from fastcore.basics import patch
 from ..core import check_type, check_int, check_choice, check_seed, check_positive, check_labels, check_in_range, as_generator, torch_generator, Result
-from ..hooks import SITES, capture_sites, intervene_site, project_out, n_layers as _n_layers
+from ..hooks import SITES, capture_sites, intervene_site, intervene_sites, project_out, n_layers as _n_layers
 from ..repro import claim
 from ..zoo import cached
 from .toylm import ToyLanguage, Example, ToyLM, train_toy_lm, generate
@@ -117,20 +117,6 @@ def _guard(width, fn):
     return g
 
 # %% ../../nbs/22_internals.self_recognition.ipynb #1a4026e1
-class _Hooks:
-    "Context manager holding validated (site, edit) pairs; every hook comes off on exit, also when the body raises."
-    def __init__(self, model, plan): self.model, self._plan, self._stack = model, plan, None
-    def __enter__(self):
-        stack = contextlib.ExitStack()
-        try:
-            for site, fn in self._plan: stack.enter_context(intervene_site(self.model, site, fn))
-        except BaseException: stack.close(); raise
-        self._stack = stack; return self.model
-    def __exit__(self, *exc):
-        stack, self._stack = self._stack, None
-        if stack is not None: stack.close()
-        return False
-
 def _plan(model, direction, layers, site):
     "Validated layers, site and unit vector of an edit."
     check_type(model, 'model', nn.Module)
@@ -146,10 +132,10 @@ def ablate_direction(model:nn.Module, # the model (hooked while the context is o
                      direction, # a `Direction` or a 1-D tensor (any norm): the direction removed
                      layers:int|Sequence[int]|None=None, # blocks to edit (None: the direction's own layer)
                      site:str|None=None, # a `trustnb.hooks.SITES` name (None: the direction's site, else 'resid')
-                    )->_Hooks:
+                    )->intervene_sites:
     "Context manager projecting `direction` out of the activations at `layers`, at every position: h -> h - (h . u) u."
     layers, site, u = _plan(model, direction, layers, site)
-    return _Hooks(model, [(_site(model, l, site), _guard(u.numel(), project_out(u))) for l in layers])
+    return intervene_sites(model, [(_site(model, l, site), _guard(u.numel(), project_out(u))) for l in layers])
 
 # %% ../../nbs/22_internals.self_recognition.ipynb #a0ccbe08
 def _check_mask(attention_mask, name='attention_mask'):
@@ -206,11 +192,11 @@ def steer_direction(model:nn.Module, # the model (hooked while the context is op
                     positions:torch.Tensor|None=None, # bool (n, T) over the prompt: where to add (None: every position)
                     generated:bool=True, # with `positions`: also add on every token generated after the prompt
                     site:str|None=None, # a `trustnb.hooks.SITES` name (None: the direction's site, else 'resid')
-                   )->_Hooks:
+                   )->intervene_sites:
     "Context manager adding `strength` x the direction's vector at `layers`, on the prompt `positions` and (optionally) on generated tokens (Eq. 2)."
     layers, site, u = _plan(model, direction, layers, site); s = _finite(strength, 'strength'); check_type(generated, 'generated', bool)
     v = (direction.vector if isinstance(direction, Direction) else direction.detach()).float(); P = _check_positions(positions)
-    return _Hooks(model, [(_site(model, l, site), _guard(u.numel(), _add_at(v, s, P, generated))) for l in layers])
+    return intervene_sites(model, [(_site(model, l, site), _guard(u.numel(), _add_at(v, s, P, generated))) for l in layers])
 
 # %% ../../nbs/22_internals.self_recognition.ipynb #74660424
 @dataclass(repr=False)

@@ -13,7 +13,7 @@ import torch
 from torch import nn
 from safetensors.torch import save_file, load_file
 from ..core import check_type, check_int, check_choice, check_array, check_positive, check_seed, progress, Result
-from ..hooks import SITES, Site, resolve_site, n_layers as _n_layers, get_module, capture_sites, intervene_site
+from ..hooks import SITES, Site, resolve_site, n_layers as _n_layers, get_module, capture_sites, intervene_site, intervene_sites
 from ..repro import claim
 from fastcore.basics import patch
 from .toylm import Example, CopyTransform, toy_lm, generate
@@ -262,7 +262,7 @@ def _check_width(h, width, layer):
     if h.shape[-1] != width: raise ValueError(f"`vectors`: width {width} does not match the activation width {h.shape[-1]} at layer {layer}")
 
 # %% ../../nbs/21_internals.steering.ipynb #55d57c5a
-class Steerer:
+class Steerer(intervene_sites):
     "Context manager applying one or more `SteeringVector`s (each at its layers, mode and strength); hooks always come off."
     def __init__(self, model:nn.Module, # the model to steer
                  vectors, # a `SteeringVector` or a list of them (composition: several instructions, several layers)
@@ -272,7 +272,7 @@ class Steerer:
         vs = [vectors] if isinstance(vectors, SteeringVector) else vectors
         if not isinstance(vs, (list, tuple)): raise TypeError(f"`vectors` must be a SteeringVector or a list of them, got {type(vectors).__name__}")
         if not vs: raise ValueError("`vectors` must hold at least one SteeringVector")
-        L, W = _n_layers(model), _width(model); self._plan = []
+        L, W = _n_layers(model), _width(model); plan = []
         for v in vs:
             check_type(v, 'vectors', SteeringVector); check_choice(v.mode, 'vectors', MODES); _finite(v.strength, 'vectors')
             if v.fingerprint: check_compatible(v, model, force=force)
@@ -283,20 +283,8 @@ class Steerer:
                 if v.mode == 'project' and float(u.norm()) == 0: raise ValueError(f"`vectors`: the direction at layer {l} is zero (cannot project)")
                 if v.mode == 'project' and not np.isfinite(v.targets.get(l, np.nan)): raise ValueError(f"`vectors`: no finite projection target at layer {l}")
                 if v.site != 'mlp_neurons' and u.numel() != W: raise ValueError(f"`vectors`: width {u.numel()} does not match the model's width {W}")
-                self._plan.append((_site(model, l, v.site), _edit(v, l, u.numel())))
-        self._stack = None
-
-    def __enter__(self):
-        stack = contextlib.ExitStack()
-        try:
-            for site, fn in self._plan: stack.enter_context(intervene_site(self.model, site, fn))
-        except BaseException: stack.close(); raise
-        self._stack = stack; return self.model
-
-    def __exit__(self, *exc):
-        stack, self._stack = self._stack, None
-        if stack is not None: stack.close()
-        return False
+                plan.append((_site(model, l, v.site), _edit(v, l, u.numel())))
+        super().__init__(model, plan)
 
 # %% ../../nbs/21_internals.steering.ipynb #b3209e8b
 @dataclass(repr=False)
