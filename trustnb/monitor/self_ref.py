@@ -15,7 +15,7 @@ from ..core import (Result, check_type, check_int, check_positive, check_in_rang
                           as_generator, torch_generator, local_seed, progress, like, to_numpy)
 from ..hooks import layers_path
 from ..repro import claim
-from ..internals.toylm import ToyLanguage, ToyLM, Vocab, Example, generate, train_toy_lm
+from ..internals.toylm import ToyLanguage, ToyLM, Vocab, Example, generate, train_toy_lm, _check_examples
 
 # %% auto #0
 __all__ = ['CONFIDENCE_TOKENS', 'extend_embeddings', 'add_confidence_tokens', 'SkillsAndFacts', 'selfref_toy_lm',
@@ -112,11 +112,6 @@ def selfref_toy_lm(seed:int=0, # seeds the known facts, the initialisation and t
 # %% ../../nbs/75_monitor.self_ref.ipynb #7e34e38f
 def _target(e): return e.answer[:-1] if e.answer[-1:] == ['<eos>'] else list(e.answer)
 
-def _check_examples(examples, name='examples'):
-    check_type(examples, name, (list, tuple))
-    if not examples: raise ValueError(f"`{name}` must hold at least one Example")
-    for e in examples: check_type(e, f'{name}[i]', Example)
-    return list(examples)
 
 def answers_and_correct(lm:ToyLM, # the model and its vocabulary
                         examples:list, # `Example`s with their target answers
