@@ -16,7 +16,7 @@ help:
 	@echo "make test-gpu - every notebook with #| gpu cells, those cells at paper scale (needs CUDA)"
 	@echo "make dist   - wheel + sdist into dist/, checked with twine (metadata, long description)"
 	@echo "make export - regenerate trustnb/ and README.md from nbs/ and clean the notebooks"
-	@echo "make repro  - run every registered reproduction claim (python -m trustnb.repro)"
+	@echo "make repro  - draw every claim whose stored verdict is missing or stale (5 drawn seeds + controls), store in trustnb/verdicts.json (ONLY=key ..., ALL=1)"
 	@echo "make bench  - head-to-head benchmarks against the anchor libraries (bench/)"
 
 $(BIN)/python:
@@ -62,8 +62,10 @@ export: $(STAMP)
 readme: $(STAMP)
 	$(BIN)/python tools/readme.py
 
+# The draws behind the verdicts the docs show (issue 23): each claim and its negative control on 5 seeds nobody chose.
+# Only claims whose stored verdict is missing or stale (its source changed), unless ALL=1; ONLY="key1 key2" narrows.
 repro: $(STAMP)
-	$(BIN)/python -m trustnb.repro
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m trustnb.repro --draws 5 --jobs 2 --write $(if $(ALL),,--stale) $(if $(ONLY),--only $(ONLY))
 
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
