@@ -50,3 +50,27 @@ def test_hooks_removed_when_the_edit_raises(name):
         with capture_sites(m, {'r': resolve_site(m, 1, 'resid')}):
             raise RuntimeError('inside')
     assert _clean(m)
+
+# issue 24: a vector of another width (or a per-position vector of another length) used to reach torch's broadcasting and
+# fail with a raw RuntimeError (or, for width 1, broadcast silently); it must be a ValueError naming the argument.
+from hypothesis import given, settings, strategies as st, HealthCheck
+from trustnb.hooks import replace_with, project_out
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from([k for k in FAMILIES if k != 'llama_base']), site=st.sampled_from(['resid', 'attn', 'mlp', 'mlp_neurons']),
+       width=st.integers(1, 40), lead=st.sampled_from([(), (5,), (1, 5), (3,), (2, 5)]), edit=st.sampled_from(['add', 'replace', 'project', 'mean']))
+def test_width_mismatched_vectors_raise_valueerror_naming_the_argument(name, site, width, lead, edit):
+    m = _model(name); s = resolve_site(m, 1, site); ids = torch.randint(0, 50, (2, 5), generator=torch.Generator().manual_seed(0))
+    true_width = 24 if site == 'mlp_neurons' else 16
+    v = torch.randn(*lead, width)
+    fits = width == true_width and (len(lead) == 0 or (lead[-1] in (1, 5) and (len(lead) == 1 or lead[0] in (1, 2))))
+    if edit == 'project': v, fits = v.reshape(-1), v.numel() == true_width
+    fn, arg = {'add': (lambda: add_vector(v), 'v'), 'replace': (lambda: replace_with(v), 'value'),
+               'project': (lambda: project_out(v), 'v'), 'mean': (lambda: ablate(v), 'mean')}[edit]
+    fn = fn()
+    if fits:
+        with intervene_site(m, s, fn): _out(m, ids)
+    else:
+        with pytest.raises(ValueError, match=f'`{arg}`'):
+            with intervene_site(m, s, fn): _out(m, ids)
+    assert _clean(m)
