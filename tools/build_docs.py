@@ -6,8 +6,8 @@
    `freeze` idea): an unchanged notebook is not executed again. `--fresh` (`make docs FRESH=1`) runs them all.
 2. With Quarto on PATH: `nbdev_docs` over the executed notebooks. Without it: an HTML preview rendered from the
    same processed notebooks, so the two differ only in styling; one sidebar source (nbs/sidebar.yml), equations
-   typeset by a KaTeX vendored from the npm registry at build time (pages work offline), and a client-side search
-   over page titles, headings and exported names.
+   typeset by a KaTeX fetched from the npm registry over HTTPS (no npm needed; checked before any notebook runs) and
+   copied into the site (pages work offline), and a client-side search over page titles, headings and exported names.
 """
 import os, re, sys, json, html, shutil, subprocess, time, hashlib, importlib.metadata
 from pathlib import Path
@@ -53,8 +53,12 @@ def dep_versions(root='trustnb'):
 
 def nb_key(nb, env): return hashlib.sha256(Path(nb).read_bytes() + env.encode()).hexdigest()[:16]
 
+def _fmt_t(secs):
+    secs = int(round(secs)); return f'{secs // 60}m{secs % 60:02d}s' if secs >= 60 else f'{secs}s'
+
 def execute_all(nbs, fresh=False, workers=2, run=None):
-    """Executed and processed notebooks into _build/nbs and _build/proc (from the cache where possible).
+    """Executed and processed notebooks into _build/nbs and _build/proc (from the cache where possible), printing
+    `[k/n] notebook  status  seconds; elapsed, estimated remaining` as each finishes.
     `run`: names of the notebooks to execute (default all); the others are processed without executing (quick checks)."""
     global CACHE
     if run is not None: CACHE = CACHE / 'partial'  # never mixed with full runs
@@ -66,54 +70,144 @@ def execute_all(nbs, fresh=False, workers=2, run=None):
     os.environ.setdefault('OMP_NUM_THREADS', '1')  # one thread per worker: oversubscribed OpenMP threads crawl
     failed, n_ran = [], 0
     todo = [nb for nb in nbs if fresh or not all((CACHE / f'{nb.stem}-{keys[nb.name]}{s}').exists() for s in ('.ipynb', '.proc.ipynb'))]
-    for nb in nbs:  # failures are cached too (same inputs, same failure): report them again
-        f = CACHE / f'{nb.stem}-{keys[nb.name]}.failed.txt'
-        if nb not in todo and f.exists(): failed.append((nb.name, f.read_text())); print(f'FAIL (cached)  {nb.name}')
     print(f'{len(nbs) - len(todo)} of {len(nbs)} notebooks unchanged (cached in {os.path.relpath(CACHE, ROOT)}); executing {len(todo)}'
-          + (' (FRESH)' if fresh else ''), flush=True)
+          + (' (FRESH)' if fresh else '') + (f' with {min(workers, len(todo))} workers' if todo else ''), flush=True)
+    # the estimate of what is left: each notebook's time in the last build (where known), else the mean so far
+    tfile = BUILD / 'timings.json'
+    last = json.loads(tfile.read_text()) if tfile.exists() else {}
     if todo:
+        from concurrent.futures import as_completed
+        t0, times = time.time(), dict(last)
+        todo.sort(key=lambda nb: -last.get(nb.name, 60))  # longest first: the pool finishes together
         with ProcessPoolExecutor(min(workers, len(todo))) as ex:
-            futs = [ex.submit(build_one, nb, keys[nb.name], CACHE, WORK, fresh, run is None or nb.name in run) for nb in todo]
-            for f in futs:
+            futs = {ex.submit(build_one, nb, keys[nb.name], CACHE, WORK, fresh, run is None or nb.name in run): nb for nb in todo}
+            for f in as_completed(futs):
                 name, status, secs, err = f.result()
-                n_ran += 1
-                print(f'{"ok  " if status != "FAIL" else "FAIL"} {secs:6.1f} s  {name}', flush=True)
+                n_ran += 1; times[name] = round(secs, 1)
+                left = [nb.name for nb in todo if nb.name not in {futs[g].name for g in futs if g.done()}]
+                mean = (time.time() - t0) * min(workers, len(todo)) / n_ran
+                eta = sum(last.get(n, mean) for n in left) / min(workers, len(todo))
+                print(f'[{n_ran}/{len(todo)}] {name:44s} {"ok  " if status != "FAIL" else "FAIL"} {secs:6.1f} s; '
+                      f'elapsed {_fmt_t(time.time() - t0)}, ~{_fmt_t(eta)} remaining', flush=True)
                 if status == 'FAIL': failed.append((name, err))
+        tfile.write_text(json.dumps(times, indent=1))
     for nb in nbs:
         stem, key = nb.stem, keys[nb.name]
         exe, proc = CACHE / f'{stem}-{key}.ipynb', CACHE / f'{stem}-{key}.proc.ipynb'
         if not exe.exists(): exe, proc = WORK / 'exec' / nb.name, WORK / 'proc' / nb.name  # a failed run: show what it got
         if exe.exists(): shutil.copy(exe, BUILD / 'nbs' / nb.name)
         if proc.exists(): shutil.copy(proc, BUILD / 'proc' / nb.name)
+    fails = dict(failed)
+    for nb in nbs:
+        for d in ('nbs', 'proc'):
+            if (BUILD / d / nb.name).exists(): annotate(BUILD / d / nb.name, fails.get(nb.name))
     for name, err in failed: print(f'\n--- {name} failed ---\n{err}')
     (BUILD / 'failed.json').write_text(json.dumps(dict(failed), indent=1))
     (BUILD / 'keys.json').write_text(json.dumps(keys, indent=1))
     return failed, n_ran
 
+GPU_NOTE = ('<div class="tnb-skipped"><b>GPU path untested.</b> The <code>#| gpu</code> cells of this page have not run on a GPU: '
+            'none was available to the developers. In CI they run on CPU at tiny scale (<code>TRUSTNB_SCALE=tiny</code>), so the '
+            'code is exercised, but paper-scale times and results on CUDA are not measured. <code>make test-gpu</code> runs them.</div>')
+
+def annotate(path, error=None):
+    "Insert the page's notes after its title cell: a failed build (short banner, traceback folded) and an untested GPU path."
+    nb = json.loads(Path(path).read_text()); notes = []
+    if error:
+        last = [l for l in _ANSI.sub('', error).strip().splitlines() if l.strip()][-1:] or ['']
+        notes.append(f'<div class="tnb-failed"><b>This page did not build cleanly</b>: <code>{html.escape(last[0][:300])}</code>. '
+                     'The outputs below stop where the run stopped; <code>make docs</code> runs this notebook again next time.'
+                     f'<details><summary>traceback</summary><pre>{html.escape(_ANSI.sub("", error)[-6000:])}</pre></details></div>')
+    if any(c['cell_type'] == 'code' and re.search(r'^\s*#\|\s*gpu\b', ''.join(c['source']), re.M) for c in nb['cells']):
+        notes.append(GPU_NOTE)
+    if not notes: return
+    at = next((i + 1 for i, c in enumerate(nb['cells']) if c['cell_type'] in ('markdown', 'raw')), 0)
+    nb['cells'][at:at] = [{'cell_type': 'markdown', 'id': f'tnbnote{i}', 'metadata': {}, 'source': [n]} for i, n in enumerate(notes)]
+    Path(path).write_text(json.dumps(nb, indent=1))
+
 def repro_rows():
-    "The last logged run of each claim the library registers, read from the cached runs of the current notebooks."
+    "The last logged page-seed run (not a control) of each claim the library registers, from the cached runs of the current notebooks."
     keys = json.loads((BUILD / 'keys.json').read_text()) if (BUILD / 'keys.json').exists() else {}
     rows = {}
     for name, key in sorted(keys.items()):
         log = CACHE / f'{Path(name).stem}-{key}.repro.jsonl'
         if log.exists():
             for line in log.read_text().splitlines():
-                r = json.loads(line); rows[r['key']] = r
-    # only claims the library registers (notebooks may demo throwaway ones): `@claim('key', ...)` in trustnb/,
-    # read from the source rather than by importing every module (seconds of torch imports on each build)
-    registered = {m for p in (ROOT / 'trustnb').rglob('*.py') for m in re.findall(r"^@claim\(\s*['\"]([\w.-]+)['\"]", p.read_text(), re.M)}
-    return [rows[k] for k in sorted(rows) if k in registered]
+                r = json.loads(line)
+                if not r.get('control'): rows[r['key']] = r
+    return rows
+
+def claim_pages():
+    "{module: (page file, sidebar title)} from each notebook's `#| default_exp` and nbs/sidebar.yml."
+    titles = {href: t for _, entries in sidebar() for t, href in entries}
+    out = {}
+    for nb in notebooks():
+        m = re.search(r'#\|\s*default_exp\s+([\w.]+)', nb.read_text())
+        if m: out['trustnb.' + m.group(1)] = (page_name(nb.name), titles.get(nb.name, nb.stem))
+    return out
+
+BADGE = {'holds': '#2e7d32', 'fragile': '#b26a00', 'does not reproduce': '#b71c1c'}
+
+def _ratio_figure(items):
+    "PNG (base64) of each claim's page-seed method/baseline ratio, oriented so right = method better, coloured by verdict."
+    import base64, io, math
+    import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
+    pts = [(k, (1 if d == 'higher' else -1) * math.log10(m / b), v) for k, m, b, d, v in items
+           if d and m is not None and b is not None and m > 0 and b > 0]
+    if not pts: return '', 0
+    pts.sort(key=lambda t: t[1])
+    fig, ax = plt.subplots(figsize=(7, 0.19 * len(pts) + 1.1))
+    ax.barh(range(len(pts)), [x for _, x, _ in pts], color=[BADGE.get(v, '#777') for _, _, v in pts])
+    ax.set_yticks(range(len(pts)), [k for k, _, _ in pts], fontsize=7); ax.axvline(0, color='k', lw=0.8)
+    ax.set_xlabel('log10(method / baseline), sign set so that right = method better (page seed)')
+    ax.set_title('Method vs baseline per claim (colour: verdict of the draws)', fontsize=10); fig.tight_layout()
+    buf = io.BytesIO(); fig.savefig(buf, format='png', dpi=110); plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode(), len(pts)
 
 def repro_html(rows):
-    head = ('<h1 id="reproductions">Reproductions</h1><p>Each method registers its paper\'s headline claim with the reproduction '
-            'registry (<code>trustnb.repro</code>). These numbers were measured by the notebooks\' default paths when each '
-            'notebook was last executed for this site (runs are cached until the notebook, the library or an installed '
-            'package changes). Rerun them from a plain install with <code>python -m trustnb.repro</code>.</p>')
-    if not rows: return head + '<p>No claims were run.</p>'
-    cols = ['key', 'paper', 'claim', 'metric', 'baseline', 'method_value', 'baseline_value', 'holds', 'seconds']
-    fmt = lambda v: f'{v:.4g}' if isinstance(v, float) else html.escape(str(v))
-    trs = ''.join('<tr>' + ''.join(f'<td>{fmt(r[c])}</td>' for c in cols) + '</tr>' for r in rows)
-    return head + '<table class="dataframe"><tr>' + ''.join(f'<th>{c}</th>' for c in cols) + f'</tr>{trs}</table>'
+    "The Reproductions page: verdicts of the draws (summary, figure, one compact row per claim), page-seed numbers beside them."
+    import trustnb.repro as R
+    R.discover(); stored = R.load_verdicts(ROOT / 'trustnb' / 'verdicts.json'); pages = claim_pages()
+    fmt = lambda v: '–' if v is None else f'{v:.3g}'
+    items, trs, counts = [], [], {}
+    for k, c in sorted(R.REGISTRY.items()):
+        v = stored.get(k); r = rows.get(k, {})
+        state = 'missing' if v is None else 'stale' if v['source_hash'] != R.source_hash(k) else 'current'
+        verdict = v['verdict'] if v else 'no verdict'
+        counts[verdict] = counts.get(verdict, 0) + 1; counts[state] = counts.get(state, 0) + 1
+        d = R._direction(c.metric); arrow = {'lower': ' ↓', 'higher': ' ↑'}.get(d, '')
+        m, b = r.get('method_value'), r.get('baseline_value')
+        items.append((k, m, b, d, verdict))
+        page, title = pages.get(c.module, ('', k))
+        badge = (f'<span class="tnb-badge" style="background:{BADGE.get(verdict, "#777")}">{html.escape(verdict)}</span> '
+                 + (f'{v["n_holds"]}/{len(v["seeds"])} <small>[{v["ci"][0]:.2f}, {v["ci"][1]:.2f}]</small>' if v else ''))
+        ctl = '–' if not v else ('fails ✓' if v['control_fails'] else f'<b>passes {sum(v["control_holds"])}/{len(v["seeds"])}</b>')
+        if state != 'current': badge += f' <span class="tnb-stale">{state}</span>'
+        seed = r.get('seed')
+        detail = (f'<details><summary>claim</summary><p>{html.escape(c.claim)}</p><p><b>Paper</b>: {html.escape(c.paper)}</p>'
+                  f'<p><b>Metric</b>: {html.escape(c.metric)}</p><p><b>Baseline</b>: {html.escape(c.baseline)}</p>'
+                  f'<p><b>Negative control</b>: {html.escape(c.control or "none registered")}</p>'
+                  + (f'<p><b>Drawn seeds</b>: {v["seeds"]} ({v["date"]}, torch {v["env"].get("torch", "?")})</p>' if v else '') + '</details>')
+        trs.append(f'<tr><td><a href="{page}">{html.escape(title)}</a><br><small><code>{k}</code></small></td><td>{badge}</td><td>{ctl}</td>'
+                   f'<td>{fmt(m)} vs {fmt(b)}{arrow}<br><small>seed {seed if seed is not None else "–"}, '
+                   f'{"holds" if r.get("holds") else "does not hold" if r else "not run"}</small></td><td>{detail}</td></tr>')
+    png, n_fig = _ratio_figure(items)
+    summary = ' '.join(f'<span class="tnb-badge" style="background:{BADGE.get(x, "#777")}">{html.escape(x)}: {counts[x]}</span>'
+                       for x in [*BADGE, 'no verdict'] if counts.get(x))
+    stale = counts.get('stale', 0) + counts.get('missing', 0)
+    head = ('<h1 id="reproductions">Reproductions</h1><p>Each method registers its paper\'s headline claim, with a negative '
+            'control (the same test on a sham without the method\'s mechanism), in the reproduction registry '
+            '(<code>trustnb.repro</code>). The <b>verdict</b> comes from running the claim on 5 seeds nobody chose '
+            '(<code>make repro</code>): <i>holds</i> on at least 4 of 5, <i>fragile</i> on 1–3, <i>does not reproduce</i> on none, '
+            'with a 95% interval on the rate; the control must fail on every draw. The <b>page seed</b> column is the run the '
+            'notebook shows. Rerun from a plain install with <code>python -m trustnb.repro --draws 5</code>.</p>'
+            f'<p class="tnb-summary">{len(R.REGISTRY)} claims: {summary}'
+            + (f' · <span class="tnb-stale">{stale} stale or missing</span>' if stale else ' · every verdict current') + '</p>')
+    fig = (f'<p><img alt="method vs baseline per claim" src="data:image/png;base64,{png}"></p>'
+           f'<p><small>{n_fig} claims whose metric states its direction and whose values are positive.</small></p>') if png else ''
+    table = ('<table class="tnb-repro"><tr><th>method</th><th>verdict (draws)</th><th>control</th><th>page seed: method vs baseline</th>'
+             '<th>claim</th></tr>' + ''.join(trs) + '</table>')
+    return head + fig + table
 
 # ---------------------------------------------------------------- 2a. the preview: rendering processed notebooks
 def page_name(nb_name): return re.sub(r'^\d+[a-zA-Z0-9]*_', '', Path(nb_name).stem.lower()) + '.html'
@@ -291,19 +385,33 @@ def page(title, current, body, banner):
             + nav_html(current) + '<main>' + (f'<div class="tnb-banner">{html.escape(banner)}</div>' if banner else '')
             + body + '</main></body></html>')
 
-def vendor_katex(dest):
-    "KaTeX from the npm registry (pinned), unpacked once into _build/vendor and copied into the site."
+def fetch_katex():
+    """KaTeX (pinned) from the npm registry over HTTPS, checked against the registry's sha512 and unpacked once into
+    _build/vendor: no npm or Node.js needed. Returns the folder, or None (with a message) when it cannot be had —
+    then pages show equations as TeX source. Called before any notebook runs, so a missing piece shows at once."""
     src = BUILD / 'vendor' / f'katex-{KATEX}'
-    if not (src / 'katex.min.js').exists():
-        tmp = BUILD / 'vendor' / 'tmp'; shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
-        npm = shutil.which('npm')
-        if not npm: raise SystemExit('make docs vendors KaTeX from the npm registry: install Node.js/npm (e.g. apt-get install npm)')
-        subprocess.run([npm, 'pack', f'katex@{KATEX}', '--pack-destination', str(tmp), '--silent'], check=True, cwd=tmp,
-                       stdout=subprocess.DEVNULL)
-        import tarfile
-        with tarfile.open(next(tmp.glob('katex-*.tgz'))) as tf: tf.extractall(tmp, filter='data')
-        shutil.rmtree(src, ignore_errors=True); shutil.copytree(tmp / 'package' / 'dist', src); shutil.rmtree(tmp)
+    if (src / 'katex.min.js').exists(): return src
+    import base64, io, tarfile, urllib.request
+    try:
+        meta = json.load(urllib.request.urlopen(f'https://registry.npmjs.org/katex/{KATEX}', timeout=60))
+        data = urllib.request.urlopen(meta['dist']['tarball'], timeout=120).read()
+        algo, _, want = meta['dist']['integrity'].partition('-')
+        if base64.b64encode(hashlib.new(algo, data).digest()).decode() != want: raise ValueError('checksum mismatch')
+    except Exception as e:
+        print(f'KaTeX {KATEX} could not be fetched from the npm registry ({type(e).__name__}: {e}); equations will show as TeX '
+              'source. Run `make docs` again once registry.npmjs.org is reachable.', flush=True)
+        return None
+    tmp = BUILD / 'vendor' / 'tmp'; shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tf: tf.extractall(tmp, filter='data')
+    shutil.rmtree(src, ignore_errors=True); shutil.copytree(tmp / 'package' / 'dist', src); shutil.rmtree(tmp)
+    return src
+
+def vendor_katex(dest):
+    "Copy the fetched KaTeX into the site (`fetch_katex`); False when it is not available."
+    src = fetch_katex()
+    if src is None: return False
     shutil.copytree(src, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns('*.mjs', '*.ttf', '*.woff', 'katex.js', 'katex.css'))
+    return True
 
 def search_index(pages):
     "Entries {t: text, k: page|section|api, p: page title, u: url} over page titles, headings and exported names."
@@ -311,6 +419,7 @@ def search_index(pages):
     for fname, title, desc, body in pages:
         idx.append(dict(t=title, k='page', p=desc[:80] if desc else title, u=fname))
         for hid, inner in re.findall(r'<h[2-4][^>]* id="([^"]+)">(.*?)</h[2-4]>', body, flags=re.S):
+            inner = re.sub(r'<a class="anchor-link"[^>]*>.*?</a>', '', inner, flags=re.S)  # the heading's ¶ link
             t = html.unescape(re.sub(r'<[^>]+>', '', inner)).strip()
             if t: idx.append(dict(t=t, k='section', p=title, u=f'{fname}#{hid}'))
     names = {p[0] for p in pages}
@@ -323,11 +432,13 @@ def search_index(pages):
                 if '.' in short and short.split('.')[-1].startswith('_'): continue  # dunder / private methods
                 if url.split('#')[0] in names: idx.append(dict(t=short, k='api', p=f'{mod} · {titles.get(url.split("#")[0], "")}', u=url))
     except ImportError: pass
-    seen, out = set(), []
+    # one entry per (text, target): an API name is also its show_doc heading; keep the API entry
+    rank = {'api': 0, 'page': 1, 'section': 2}
+    best = {}
     for e in idx:
-        k = (e['t'], e['u'])
-        if k not in seen: seen.add(k); out.append(e)
-    return out
+        k = (e['t'].lower(), e['u'].split('#')[0], e['u'].split('#')[1].lower() if '#' in e['u'] else '')
+        if k not in best or rank[e['k']] < rank[best[k]['k']]: best[k] = e
+    return list(best.values())
 
 def preview(nbs):
     "HTML preview without Quarto, rendered from nbdev's processed notebooks in _build/proc."
@@ -340,9 +451,6 @@ def preview(nbs):
         src = BUILD / 'proc' / nb.name
         if not src.exists(): continue
         title, desc, body = render_cached(src)
-        if nb.name in fails:
-            body = (f'<div class="tnb-failed"><b>This page was not built cleanly</b> (<code>make docs</code> reports it):'
-                    f'<pre>{html.escape(fails[nb.name][-1500:])}</pre></div>') + body
         pages.append((page_name(nb.name), title or nb.stem, desc, body))
     pages.append(('repro_table.html', 'Reproductions', 'headline claims', repro_html(repro_rows())))
     for fname, title, desc, body in pages: (DOCS / fname).write_text(page(title, fname, body, banner), encoding='utf-8')
@@ -377,10 +485,17 @@ if __name__ == '__main__':
     nbs = notebooks()
     if _arg('only'): nbs = [nb for nb in nbs if any(nb.stem.startswith(o) for o in _arg('only').split(','))]
     run = None if _arg('run') is None else {nb.name for nb in nbs if any(nb.stem.startswith(o) for o in _arg('run').split(','))}
+    quarto = shutil.which('quarto') and '--preview' not in sys.argv
+    print('Quarto found: building the full site with nbdev_docs' if quarto else QUARTO_HINT, flush=True)
+    katex = fetch_katex()  # before any notebook runs: a missing piece shows at once, not after the build
     failed, n_ran = execute_all(nbs, fresh='--fresh' in sys.argv, run=run)
-    if shutil.which('quarto') and '--preview' not in sys.argv: quarto_site()
-    else: preview(nbs); print('\n' + QUARTO_HINT)
+    if quarto: quarto_site()
+    else: preview(nbs)
+    n_failed = len(failed)
     print(f'\ndocs built in {time.time() - t0:.0f} s ({n_ran} notebook(s) executed, {len(nbs) - n_ran} from the cache); '
-          f'{len(failed)} notebook(s) failed' + (': ' + ', '.join(n for n, _ in failed) if failed else ''))
+          f'{n_failed} notebook(s) failed' + (': ' + ', '.join(n for n, _ in failed) if failed else ''))
+    print(f'summary: {len(nbs) - n_failed} of {len(nbs)} pages built ({n_ran - n_failed} executed now, {len(nbs) - n_ran} cached), '
+          f'{n_failed} failed' + ('' if katex else '; equations shown as TeX (KaTeX not fetched)')
+          + ('; failed notebooks run again on the next `make docs`' if failed else ''))
     print(f'Open: {DOCS / "index.html"}')
     sys.exit(1 if failed else 0)

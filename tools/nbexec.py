@@ -89,12 +89,11 @@ def process(src, dst):
 def build_one(src, key, cache, work, fresh=False, run=True):
     """Executed + processed notebook `src` for the docs, from `cache` when `key` (a hash of the notebook, the library
     and the installed packages) has been built before; returns (name, status, seconds, error), status 'cached'|'ran'|'FAIL'.
-    A failure is cached too (same inputs, same failure) with its error in `<stem>-<key>.failed.txt`."""
+    A failure is never cached: the next build runs the notebook again. Its outputs stay in `work` for the failed page."""
     src, cache, work = Path(src), Path(cache), Path(work)
     stem, name = src.stem, src.name
-    exe, proc, log, failed = (cache / f'{stem}-{key}{suf}' for suf in ('.ipynb', '.proc.ipynb', '.repro.jsonl', '.failed.txt'))
-    if not fresh and exe.exists() and proc.exists():
-        return (name, 'FAIL', 0.0, failed.read_text()) if failed.exists() else (name, 'cached', 0.0, None)
+    exe, proc, log = (cache / f'{stem}-{key}{suf}' for suf in ('.ipynb', '.proc.ipynb', '.repro.jsonl'))
+    if not fresh and exe.exists() and proc.exists(): return name, 'cached', 0.0, None
     for old in cache.glob(f'{stem}-*'): old.unlink()  # this notebook's stale runs (stems hold no '-')
     (work / 'exec').mkdir(parents=True, exist_ok=True); (work / 'proc').mkdir(parents=True, exist_ok=True)
     run_log = work / 'exec' / f'{stem}.repro.jsonl'; run_log.unlink(missing_ok=True)
@@ -103,12 +102,11 @@ def build_one(src, key, cache, work, fresh=False, run=True):
     try: perr = process(work / 'exec' / name, work / 'proc' / name)
     except Exception: perr = 'nbdev processing failed:\n' + traceback.format_exc()
     if perr: ok, err = False, (err + '\n' if err else '') + perr
+    if not ok: return name, 'FAIL', secs, err  # left in `work` (shown with a banner), never cached
     cache.mkdir(parents=True, exist_ok=True)
-    if not (work / 'proc' / name).exists(): return name, 'FAIL', secs, err  # nothing to show: not cached
-    if not ok: failed.write_text(err)
     for a, b in [(work / 'exec' / name, exe), (work / 'proc' / name, proc)]: os.replace(a, b)
     if run_log.exists(): os.replace(run_log, log)
-    return name, 'ran' if ok else 'FAIL', secs, err
+    return name, 'ran', secs, err
 
 if __name__ == '__main__':
     ok, secs, err = execute(sys.argv[1], sys.argv[2])
