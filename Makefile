@@ -5,14 +5,17 @@ VENV   ?= .venv
 TORCH  ?= torch
 EXTRAS ?= data,text,privacy,bench,rl
 BIN    := $(VENV)/bin
+SHELL  := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 STAMP  := $(VENV)/.trustnb-installed
 
-.PHONY: help install hooks docs test test-gpu dist export clean-nbs readme bench repro
+.PHONY: help install hooks lab docs test test-gpu dist export clean-nbs readme bench repro
 
 help:
 	@echo "make docs   - create $(VENV), install trustnb with extras, execute changed notebooks, render _docs/ (FRESH=1: all)"
 	@echo "make test   - install the dev extras into $(VENV) and run every test (notebooks + tests/)"
-	@echo "make install - the above venv plus nbdev's git/Jupyter hooks (make hooks), so saves and commits stay clean"
+	@echo "make lab    - JupyterLab on nbs/ with a project-local config: every save is cleaned (git status stays clean)"
+	@echo "make install - the venv plus nbdev's git hooks (make hooks: notebook merges, and Jupyter hooks in ~/.jupyter for other ways of starting Jupyter)"
 	@echo "make test-gpu - every notebook with #| gpu cells, those cells at paper scale (needs CUDA)"
 	@echo "make dist   - wheel + sdist into dist/, checked with twine (metadata, long description)"
 	@echo "make export - regenerate trustnb/ and README.md from nbs/ and clean the notebooks"
@@ -24,9 +27,15 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 # Reinstall when the dependency list changes; torch first so that a range never pulls a second build.
+# TORCH is passed to pip as it is: TORCH=torch==2.13.0, or TORCH="torch --index-url https://download.pytorch.org/whl/cpu".
 $(STAMP): settings.ini setup.py | $(BIN)/python
-	$(BIN)/python -m pip install -q "$(TORCH)"
-	$(BIN)/python -m pip install -q -e ".[dev,$(EXTRAS)]"
+	@echo "[install 1/2] $(TORCH) into $(VENV)"
+	@command -v nvidia-smi >/dev/null 2>&1 || [ "$(TORCH)" != "torch" ] || printf '%s\n' \
+	  "  No NVIDIA GPU found. On Linux a plain 'torch' is the CUDA build (~3 GB with its libraries: minutes to download)." \
+	  "  The CPU wheel is ~10x smaller: make docs TORCH=\"torch --index-url https://download.pytorch.org/whl/cpu\""
+	$(BIN)/python -m pip install --progress-bar on $(TORCH) | { grep -v '^Requirement already satisfied' || true; }
+	@echo "[install 2/2] trustnb (editable) with the dev tools and extras $(EXTRAS)"
+	$(BIN)/python -m pip install --progress-bar on -e ".[dev,$(EXTRAS)]" | { grep -v '^Requirement already satisfied' || true; }
 	@touch $(STAMP)
 
 install: $(STAMP) hooks
@@ -35,6 +44,9 @@ install: $(STAMP) hooks
 # with nbdev_merge. Writes ~/.jupyter/jupyter_server_config.py and the repo's .gitconfig/.gitattributes (committed).
 hooks: $(STAMP)
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/nbdev_install_hooks
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --config=tools/jupyter_server_config.py
 
 docs: $(STAMP)
 	$(BIN)/python tools/build_docs.py $(if $(FRESH),--fresh)

@@ -24,3 +24,16 @@ def test_jupyterlab_run_all_and_slider():
     moved = r['after_slider'][1]
     assert r['slider_value'] == '20' and len(moved['imgs']) == 1 and moved['imgs'] != widget['imgs'], 'the figure follows the slider'
     assert not moved['errors']
+
+@pytest.mark.skipif(not find_chromium(), reason='Chromium is not installed (Debian: apt-get install -y chromium; .ci/run does this)')
+@pytest.mark.timeout(900)
+def test_make_lab_saves_clean_notebooks():
+    "`make lab` (tools/jupyter_server_config.py, no global Jupyter config): open, run and save a notebook, and it is byte-identical."
+    import lab_check
+    before, after, info = lab_check.save_check('04_viz.ipynb', cells=12)
+    assert info['saved'] and info['outputs_shown'] >= 1, info
+    assert after == before, 'saving from `make lab` changed the notebook (outputs or metadata written into nbs/)'
+    assert not any('jupyter' in p for p in info['home_written']), f"the user's global Jupyter config was written: {info}"
+    # the control: the same steps without the project config rewrite the notebook (outputs saved into it)
+    before, after, info = lab_check.save_check('04_viz.ipynb', cells=12, config=None)
+    assert info['saved'] and after != before

@@ -36,7 +36,7 @@ def test_readme_quick_start_is_two_commands():
     text = (ROOT / 'README.md').read_text()
     block = text.split('## Quick start')[1].split('```sh')[1].split('```')[0]
     cmds = [l.split('#')[0].strip() for l in block.strip().splitlines()]
-    assert cmds == ['make docs', 'make test']
+    assert cmds == ["make docs", "make test", "make lab"]
 
 def test_one_quarto_yml():
     link = ROOT / 'nbs' / '_quarto.yml'

@@ -98,3 +98,53 @@ if __name__ == '__main__':
     print('Run All:', r['run_all_s'], 's'); [print('  ', c) for c in brief(r['after_run'])]
     print('slider moved to', r['slider_value'], '- figure redrawn in', r['slider_redraw_s'], 's; figure changed:',
           r['after_run'][1]['imgs'] != r['after_slider'][1]['imgs']); [print('  ', c) for c in brief(r['after_slider'])]
+
+def save_check(nb_name='index.ipynb', cells=3, timeout=120, config=ROOT / 'tools' / 'jupyter_server_config.py'):
+    """Open nbs/`nb_name` in JupyterLab started as `make lab` starts it (tools/jupyter_server_config.py, an empty HOME so
+    no global Jupyter config exists), run its first `cells` cells, save with Ctrl+S; returns (before bytes, after bytes, info).
+    `config=None` starts JupyterLab without the project config (the control: then the save rewrites the notebook)."""
+    work = Path(tempfile.mkdtemp(prefix='tnb-lab-save-'))
+    (work / 'nbs').mkdir(); (work / 'home').mkdir()
+    shutil.copy(ROOT / 'settings.ini', work / 'settings.ini'); shutil.copy(ROOT / 'nbs' / nb_name, work / 'nbs' / nb_name)
+    before = (work / 'nbs' / nb_name).read_bytes()
+    port, token = _port(), 'tnb-lab-save'
+    env = {k: v for k, v in os.environ.items() if k not in ('IN_TEST', 'PYTEST_CURRENT_TEST', 'TRUSTNB_FLAGS', 'JUPYTER_CONFIG_DIR')}
+    env.update(HOME=str(work / 'home'), PYTHONPATH=os.environ.get('PYTHONPATH') or str(ROOT))
+    lab = subprocess.Popen([str(Path(sys.executable).parent / 'jupyter'), 'lab'] + ([f'--config={config}'] if config else []) + [
+                            '--no-browser', f'--port={port}', '--allow-root', f'--IdentityProvider.token={token}',
+                            f'--ServerApp.root_dir={work / "nbs"}', '--LabApp.news_url=', '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'],
+                           cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    br, info = None, {}
+    try:
+        for _ in range(120):
+            try: urllib.request.urlopen(f'http://127.0.0.1:{port}/api/status?token={token}'); break
+            except OSError: time.sleep(0.5)
+        br = Chromium()
+        br.open(f'http://127.0.0.1:{port}/lab/tree/{nb_name}?token={token}', settle=None)
+        t0 = time.time()
+        while time.time() - t0 < 90:
+            if br.eval("!!document.querySelector('.jp-Notebook .jp-CodeCell') && "
+                       "/Idle/.test((document.querySelector('.jp-Notebook-ExecutionIndicator, [data-status]') || {}).outerHTML || '')"): break
+            time.sleep(0.5)
+        time.sleep(2)
+        br.eval("document.querySelector('.jp-Notebook .jp-Cell').click()")
+        for _ in range(cells): key(br, 'Enter', 'Enter', 13, modifiers=8); time.sleep(0.5)  # Shift+Enter
+        t1 = time.time()
+        while time.time() - t1 < timeout and '*' in br.eval("[...document.querySelectorAll('.jp-InputPrompt')].map(p => p.textContent).join('')"):
+            time.sleep(0.5)
+        info['outputs_shown'] = br.eval("document.querySelectorAll('.jp-OutputArea-output').length")
+        mtime = (work / 'nbs' / nb_name).stat().st_mtime
+        key(br, 's', 'KeyS', 83, modifiers=2)  # Ctrl+S
+        t2 = time.time()
+        while time.time() - t2 < 30 and (work / 'nbs' / nb_name).stat().st_mtime == mtime: time.sleep(0.3)
+        info['saved'] = (work / 'nbs' / nb_name).stat().st_mtime != mtime
+        time.sleep(1)
+        after = (work / 'nbs' / nb_name).read_bytes()
+        info['home_written'] = sorted(str(p.relative_to(work / 'home')) for p in (work / 'home').rglob('*config*'))
+    finally:
+        if br: br.close()
+        lab.terminate()
+        try: lab.wait(15)
+        except subprocess.TimeoutExpired: lab.kill()
+        shutil.rmtree(work, ignore_errors=True)
+    return before, after, info

@@ -340,10 +340,10 @@ def scale(tiny, # the value at tiny scale (CPU, seconds)
 
 # %% ../nbs/00_core.ipynb #60f04f83
 def _short(v, depth:int=0):
-    "A short description of `v`: arrays by shape, numbers to 4 digits, containers recursively and truncated."
+    "A short description of `v`: arrays by shape (values when at most 10 in one dimension), numbers to 4 digits, containers recursively and truncated."
     if isinstance(v, (np.ndarray, torch.Tensor)):
         n = v.numel() if isinstance(v, torch.Tensor) else v.size
-        if n <= 6 and v.dtype != object: return np.array2string(to_numpy(v), precision=4, separator=', ')
+        if n <= 10 and v.ndim <= 1 and v.dtype != object or n <= 6 and v.dtype != object: return np.array2string(to_numpy(v), precision=4, separator=', ')
         return f"{type(v).__name__}(shape={tuple(v.shape)})"
     if isinstance(v, (float, np.floating)): return f"{v:.4g}"
     if type(v).__name__ in ('DataFrame', 'Series'): return f"{type(v).__name__}(shape={tuple(v.shape)})"
