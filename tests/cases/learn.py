@@ -7,8 +7,12 @@ from trustnb.learn import f_divergence as FD
 _T = torch.randn(4, 6, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
 CASES = [
     Case(FD.Alpha, dict(alpha=1.5), kinds=dict(alpha='positive')),
-    Case(FD.f_softargmax, dict(logits=np.array([[1.0, 2.0, 0.5], [0.0, 0.0, 1.0]]), f=FD.Alpha(1.5), n_iter=30), kinds=dict(n_iter='count'), skip=('q', 'dim'), legal=dict(logits=('extra_dim',))),  # (..., n): any leading shape
-    Case(FD.divergence, dict(p=np.array([0.2, 0.8]), q=np.array([0.5, 0.5]), f=FD.KL()), skip=('p', 'q')),
+    Case(FD.f_softargmax, dict(logits=np.array([[1.0, 2.0, 0.5], [0.0, 0.0, 1.0]]), f=FD.Alpha(1.5), n_iter=30, dim=-1), kinds=dict(n_iter='count'), skip=('q',), legal=dict(logits=('extra_dim',))),  # (..., n): any leading shape
+    Case(FD.f_softmax, dict(logits=np.array([[1.0, 2.0, 0.5], [0.0, 0.0, 1.0]]), f=FD.Alpha(1.5), n_iter=30, dim=-1), kinds=dict(n_iter='count'), skip=('q',), legal=dict(logits=('extra_dim',))),
+    Case(FD.divergence, dict(p=np.array([0.2, 0.8]), q=np.array([0.5, 0.5]), f=FD.KL()), legal=dict(p=('extra_dim',), q=('extra_dim',))),  # (..., n): batches broadcast
+    Case(FD.FDivergenceLoss, dict(f=FD.Alpha(1.5), reduction='mean', n_iter=30), kinds=dict(n_iter='count'), skip=('q',),
+         then=lambda m: m(_T, torch.tensor([0, 1, 2, 5])).detach()),
+    Case(FD.f_distill_loss, dict(student_logits=_T, teacher_probs=torch.softmax(_T.flip(0), -1), f=FD.Alpha(1.5), n_iter=30, reduction='mean'), kinds=dict(n_iter='count'), skip=('q',)),
     Case(FD.f_divergence_loss, dict(logits=_T, target=torch.tensor([0, 1, 2, 5]), f=FD.Alpha(1.5), n_iter=30, reduction='mean'), kinds=dict(n_iter='count'), skip=('q',)),
     Case(FD.digits_experiment, dict(f=FD.Alpha(1.5), epochs=1, seed=0), kinds=dict(epochs='count')),
 ]
