@@ -109,3 +109,62 @@ def same_rng(a, b) -> bool:
 def call(case: Case, kwargs: dict):
     out = case.fn(**kwargs)
     return case.then(out) if case.then is not None else out
+
+# ---------------------------------------------------------------- relational bad inputs (issue 24)
+# Values that are invalid only in relation to something else: the argument's documented domain (a probability, a 0/1
+# mask, a distribution), or a sibling argument whose documented shape shares a symbol ("(n, d)" and "(n,)"). They are
+# derived from each parameter's docments comment and annotation, and drawn with hypothesis strategies.
+import re as _re
+PROB_SCALAR = _re.compile(r'^\s*(a |the )?(probability|significance level|confidence level|quantile level|sampling rate)\b|\bin \[0, ?1\]|\bin \(0, ?1\)', _re.I)
+PROB_ARRAY = _re.compile(r'probabilit|\bin \[0, ?1\]', _re.I)
+MASK = _re.compile(r'\bmask\b|0/1|\{0, ?1\}|\bbinary\b', _re.I)
+DIST = _re.compile(r'sums? to (one|1)|\bdistribution\b|normali[sz]ed', _re.I)
+SHAPE = _re.compile(r'\(\s*([A-Za-z_]\w*)\s*(?:,\s*([A-Za-z_]\w*)\s*)?(?:,[^)]*)?\)')
+NOT_SHAPE = {'tensor', 'array', 'int', 'float', 'bool', 'str', 'list', 'default', 'optional', 'none', 'the', 'a', 'one', 'e', 'eg', 'i', 'see'}
+
+def param_docs(fn) -> dict:
+    "{parameter: docments comment} of a function, or of a class's `__init__`."
+    from fastcore.docments import docments
+    f = fn.__init__ if isinstance(fn, type) else fn
+    try: return {k: (v or '') for k, v in docments(f, full=False).items()}
+    except Exception: return {}
+
+def _np(v): return v.detach().cpu().numpy() if isinstance(v, torch.Tensor) else np.asarray(v)
+def _like(v, a): return torch.as_tensor(a).to(v.dtype if a.dtype.kind == 'f' and v.is_floating_point() else torch.float32) if isinstance(v, torch.Tensor) else a
+
+def relational_battery(case: Case, data) -> list:
+    """(arg, label, bad kwargs, names) for `case`: values outside an argument's documented domain, and shapes that disagree
+    with a sibling. `data` is hypothesis' `st.data()`, which draws the bad values; `names` are the arguments an error
+    message may name (the argument, or any argument of the shape relation)."""
+    from hypothesis import strategies as st
+    docs, kw, out = param_docs(case.fn), case.kwargs, []
+    for arg, v in kw.items():
+        if arg in case.skip: continue
+        d = docs.get(arg, '')
+        if isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 <= v <= 1 and PROB_SCALAR.search(d) and case.kinds.get(arg) != 'prob':
+            bad = data.draw(st.one_of(st.floats(-10, -1e-3), st.floats(1 + 1e-3, 10)), label=f'{arg} outside [0, 1]')
+            out.append((arg, 'prob_outside_0_1', {**kw, arg: bad}, {arg}))
+        if isinstance(v, (np.ndarray, torch.Tensor)) and _np(v).size and (np.issubdtype(_np(v).dtype, np.number) or _np(v).dtype == bool):
+            a = _np(v); i = data.draw(st.integers(0, a.size - 1), label=f'{arg} entry')
+            if PROB_ARRAY.search(d) and a.dtype.kind == 'f' and a.min() >= 0 and a.max() <= 1:
+                b = a.copy(); b.flat[i] = data.draw(st.one_of(st.floats(-5, -1e-3), st.floats(1 + 1e-3, 5)), label=f'{arg} value'); out.append((arg, 'prob_entry_outside_0_1', {**kw, arg: _like(v, b)}, {arg}))
+                if DIST.search(d) and a.ndim >= 1 and np.allclose(a.sum(-1), 1):
+                    out.append((arg, 'unnormalised', {**kw, arg: _like(v, a * data.draw(st.floats(1.5, 4), label='scale'))}, {arg}))
+            if MASK.search(d) and set(np.unique(a).tolist()) <= {0, 1}:
+                b = a.astype(float).copy(); b.flat[i] = data.draw(st.sampled_from([2.0, -1.0, 0.5, 3.0]), label=f'{arg} value')
+                out.append((arg, 'mask_entry_not_0_1', {**kw, arg: _like(v, b)}, {arg}))
+    syms = {}  # shape symbol -> [(arg, axis, size)] from "(n, d)"-style docments
+    for arg, v in kw.items():
+        if arg in case.skip or not isinstance(v, (np.ndarray, torch.Tensor)): continue
+        m = SHAPE.search(docs.get(arg, ''))
+        if m and m.group(1).lower() not in NOT_SHAPE:
+            for ax, s in enumerate(g for g in m.groups() if g):
+                if ax < v.ndim: syms.setdefault(s, []).append((arg, ax, v.shape[ax]))
+    for s, uses in syms.items():
+        if len(uses) < 2 or len({n for *_, n in uses}) != 1 or uses[0][2] < 2: continue
+        arg, ax, n = data.draw(st.sampled_from(uses), label=f'{s} mismatch')
+        cut = data.draw(st.integers(1, n - 1), label='rows dropped'); v = kw[arg]
+        idx = [slice(None)] * v.ndim; idx[ax] = slice(0, n - cut)
+        # the error may name any argument of the call: a third one can carry the length the others are checked against
+        out.append((arg, f'{s}_disagrees_axis{ax}', {**kw, arg: v[tuple(idx)]}, set(kw)))
+    return out

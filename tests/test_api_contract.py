@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
-from contract import Case, Est, battery, has_nan, rng_state, same_rng, call
+from contract import Case, Est, battery, has_nan, rng_state, same_rng, call, relational_battery
 import trustnb
 
 FILES = sorted(p.stem for p in (Path(__file__).parent / 'cases').glob('*.py') if not p.stem.startswith('_'))
@@ -131,3 +131,43 @@ def test_every_export_is_covered(fam):
 def _safe_exported(modname):
     try: return list(_exported(modname))
     except ImportError: return []
+
+@pytest.mark.parametrize('fam,case', CASES, ids=[f'{f}:{c.name}' for f, c in CASES])
+def test_relational_bad_inputs(fam, case):
+    """Values invalid only in relation to something else — outside the documented domain (probabilities, 0/1 masks,
+    distributions) or disagreeing with a sibling's documented shape — drawn by hypothesis from each parameter's
+    docments: a ValueError/TypeError naming one of the arguments involved, or a label declared legal."""
+    from hypothesis import given, settings, strategies as st, HealthCheck
+    problems = []
+    @settings(max_examples=3, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def run(data):
+        for arg, label, kw, names in relational_battery(case, data):
+            if label in case.legal.get(arg, ()): continue
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                try: call(case, kw)
+                except (ValueError, TypeError) as e:
+                    if not any(n in str(e) for n in names): problems.append(f'{arg}={label}: message names none of {sorted(names)}: {str(e)[:160]!r}')
+                    continue
+                except Exception as e: problems.append(f'{arg}={label}: raw {type(e).__name__}: {str(e)[:160]!r}'); continue
+            problems.append(f'{arg}={label}: accepted silently')
+    run()
+    assert not problems, f'{case.name}:\n  ' + '\n  '.join(sorted(set(problems)))
+
+@pytest.mark.parametrize('fam,est', ESTS, ids=[f'{f}:{e.name}' for f, e in ESTS])
+def test_estimator_rejects_data_of_another_width(fam, est):
+    "A fitted estimator called on data with another number of features (fitted on other data) raises a clear error."
+    args, kwargs = est.fit_args()
+    X = args[0] if args else None
+    if not est.methods or not hasattr(X, 'shape') or getattr(X, 'ndim', 0) != 2 or X.shape[1] < 2: pytest.skip('no 2-d feature input')
+    e = est.make().fit(*args, **kwargs)
+    for m in est.methods:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            try: getattr(e, m)(X[:, :-1])
+            except (ValueError, TypeError) as err:
+                assert any(w in str(err) for w in ('feature', 'column', 'width', 'shape', 'fitted', 'dimension', 'd_in', 'length')), f'{est.name}.{m}: unclear message {str(err)[:160]!r}'
+                continue
+            except Exception as err: pytest.fail(f'{est.name}.{m}: raw {type(err).__name__} on data of another width: {str(err)[:160]!r}')
+            pytest.fail(f'{est.name}.{m}: accepted data with {X.shape[1] - 1} features after fitting on {X.shape[1]}')
