@@ -3,6 +3,7 @@ import importlib, inspect, pkgutil
 import pytest
 from fastcore.docments import docments
 import trustnb
+from trustnb.viz import _var_comment
 
 def _modules():
     for mi in pkgutil.walk_packages(trustnb.__path__, 'trustnb.'):
@@ -14,7 +15,11 @@ def _callables(m):
         if getattr(o, '__module__', None) != m.__name__: continue
         if inspect.isfunction(o): yield n, o
         elif inspect.isclass(o):
-            if hasattr(o, '__dataclass_fields__'): yield n, o  # fields are documented by comments too
+            if hasattr(o, '__dataclass_fields__'):
+                yield n, o  # fields are documented by comments too
+                init = vars(o).get('__init__')
+                if init is not None and not getattr(init, '__qualname__', '').endswith('__create_fn__.<locals>.__init__') \
+                        and inspect.getsourcefile(init) == inspect.getsourcefile(o): yield f'{n}.__init__', init  # a hand-written __init__
             elif '__init__' in vars(o): yield n, o.__init__
             for k, f in vars(o).items():
                 if inspect.isfunction(f) and not k.startswith('_'): yield f'{n}.{k}', f
@@ -30,7 +35,9 @@ def undocumented(modname):
         params = inspect.signature(f).parameters if not inspect.isclass(f) else docs.keys()
         for p in params:
             if p in skip: continue
-            if p in params and not inspect.isclass(f) and params[p].kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD): continue  # *args/**kwargs: documented in the docstring
+            if p in params and not inspect.isclass(f) and params[p].kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+                if not _var_comment(f, p): out.append(f'{n}(*{p})')  # fastcore's docments skips them: read the comment from the source
+                continue
             if not docs.get(p): out.append(f'{n}({p})')
     return out
 
