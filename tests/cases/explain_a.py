@@ -38,7 +38,7 @@ CASES = [
     # responsiveness
     Case(R.ActionSet, dict(names=['a', 'b'], actionable=np.array([True, False]), lb=np.array([0.0, 0.0]), ub=np.array([5.0, 9.0]),
                            step=np.array([1.0, 1.0]), monotone=np.array([0.0, 0.0]), max_change=np.array([2.0, 2.0]), groups={}, links={}),
-         legal=dict(ub=('inf',), max_change=('inf',), step=('nan',), lb=()), skip=('groups', 'links'),  # {} dicts: validated, covered below
+         legal=dict(ub=('inf',), max_change=('inf',), lb=()), skip=('groups', 'links'),  # {} dicts: validated, covered below
          then=lambda a: R.reachable_set(np.array([1.0, 3.0]), 'a', a)),
     Case(R.reachable_set, dict(x=_x0, feature='n_loans', action_set=_A, method='auto', n=10, seed=0), kinds=dict(n='count')),
     Case(R.responsiveness_score, dict(model=_lin, x=_x0, feature='guarantor', action_set=_A, target=1, method='auto', n=10, seed=0), kinds=dict(n='count')),

@@ -31,8 +31,8 @@ CASES = [
     Case(FG.attribute_vector_field, dict(embed_fn=_m, X=_X[:6], attribute='rotation', h=5.0, base=0.0), kinds=dict(h='positive')),
     Case(FG.attribute_vector_field, dict(embed_fn=lambda X: X[:, :3] * 2.0, X=_P, attribute=lambda X, t: X + t, h=0.5, base=0.0),
          kinds=dict(h='positive'), skip=('embed_fn', 'attribute'), id='attribute_vector_field(custom transform)'),  # callables: checked by the case above
-    Case(FG.field_energy, dict(points=_P, field=_V, n_neighbors=3, metric='cosine', atol=1e-10),
-         kinds=dict(n_neighbors='count', atol='nonneg')),
+    Case(FG.field_energy, dict(points=_P, field=_V, n_neighbors=3, metric='cosine', rtol=1e-6, atol=1e-10),
+         kinds=dict(n_neighbors='count', rtol='nonneg', atol='nonneg')),
     Case(FG.field_gravity, dict(points=_P, field=_V, groups=np.arange(12) % 3)),
     Case(FG.attribute_ks, dict(emb=_E, groups=_g, metric='euclidean', max_per_group=6, seed=0), kinds=dict(max_per_group='count')),
     Case(FG.linear_cka, dict(X=_P, Y=_V)),
@@ -47,5 +47,5 @@ EXEMPT = {
     'trustnb.explain.fr_geometry.KSResult': 'the record attribute_ks returns (covered through it)',
     'trustnb.explain.fr_geometry.InvarianceReport': 'the record invariance_report returns (covered through it)',
     'trustnb.explain.fr_geometry.frgeom_task': 'a full experiment (three 40-epoch embedders and their reports); run by the notebook and the claim',
-    'trustnb.explain.fr_geometry.fr_geometry_claim': 'the registered reproduction (runs frgeom_task on three seeds, covered by the notebook)',
+    'trustnb.explain.fr_geometry.fr_geometry_claim': 'the registered reproduction (runs frgeom_task at one seed, covered by the notebook and the stored draws)',
 }
