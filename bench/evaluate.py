@@ -1,7 +1,8 @@
 """Chapter 8 head to head, each anchor in its documented default configuration, in ONE run:
 
 - ranking: trustnb Bradley-Terry (MM) and Rank Centrality vs choix (`mm_pairwise`, `ilsr_pairwise`, `rank_centrality`)
-  on the same judgments — max |difference| of the centred log-strengths and wall-time ratios;
+  on the same judgments — max |difference| of the centred log-strengths (also with `prior_strength` = choix's `alpha`
+  > 0) and wall-time ratios;
 - voting: trustnb `winners` (plurality, Borda, Condorcet) vs pref-voting's Profile methods on the same profiles;
 - encoding models: trustnb `fit_encoding_model` (sklearn RidgeCV, leave-one-out alpha per target) vs himalaya's
   RidgeCV (5-fold CV, SVD solver) on the same split — held-out r and wall time.
@@ -30,6 +31,9 @@ def ranking(n_items=200, n_comparisons=20_000):
                      ('choix.ilsr_pairwise', lambda: choix.ilsr_pairwise(n_items, wl, tol=1e-10))]:
         ref, t_ref = _time(fn, reps=3)
         print(f'  bradley_terry vs {name:22s} max|diff| {np.abs(ours - ref).max():.1e}   time ratio trustnb/anchor {t_ours / t_ref:.2f} ({t_ours * 1e3:.1f} ms vs {t_ref * 1e3:.1f} ms)')
+    for a in (0.1, 1.0, 5.0):  # prior_strength is choix's alpha (pseudo-counts on wins and MM denominators, strengths at mean 1)
+        ours_a = bradley_terry(J, n_items=n_items, prior_strength=a, tol=1e-10).scores; ref_a = choix.mm_pairwise(n_items, wl, alpha=a, tol=1e-10, max_iter=100_000)
+        print(f'  bradley_terry(prior_strength={a}) vs choix.mm_pairwise(alpha={a})  max|diff| {np.abs(ours_a - ref_a).max():.1e}')
     ours, t_ours = _time(lambda: rank_centrality(J, n_items=n_items).scores)
     ref, t_ref = _time(lambda: choix.rank_centrality(n_items, wl))
     print(f'  rank_centrality vs choix.rank_centrality  max|diff| {np.abs(ours - ref).max():.1e}   time ratio {t_ours / t_ref:.2f} ({t_ours * 1e3:.1f} ms vs {t_ref * 1e3:.1f} ms)')

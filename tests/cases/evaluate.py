@@ -19,7 +19,7 @@ CASES = [
          kinds=dict(n_boot='count', confidence='prob')),
     Case(R.simulate_judgments, dict(strengths=_S, n_comparisons=20, adversarial=0.1, tie_margin=0.0, seed=0),
          kinds=dict(n_comparisons='count', adversarial='prob', tie_margin='nonneg')),
-    Case(R.recovery, dict(n_items=5, n_comparisons=60, seeds=1, adversarial=0.0, seed=0),
+    Case(R.recovery, dict(n_items=5, n_comparisons=60, seeds=1, adversarial=0.0, seed=0, shuffle_outcomes=False),
          kinds=dict(n_items='count', n_comparisons='count', seeds='count', adversarial='prob')),
 ]
 EXEMPT = {
@@ -42,8 +42,19 @@ CASES += [
          kinds=dict(n='count', m='count', t='count', n_trials='count', phi='prob')),
     Case(IF.plurality_recovery, dict(n_profiles=2, n=11, m=4, phi=0.5, model='mallows', n_queries=50, seed=0),
          kinds=dict(n_profiles='count', n='count', m='count', n_queries='count', phi='prob')),
+    Case(IF.pairwise_distribution, dict(profile=_P)),
+    Case(IF.s_star, dict(m=4, t=2, weights='linear'), kinds=dict(m='count', t='count')),
+    Case(IF.computable_rules, dict(m=4, t=1, weights='uniform', feedback='improvement'), kinds=dict(m='count', t='count')),
+    Case(IF.is_computable, dict(scores=np.array([3., 2, 1, 0]), t=1, weights='uniform', feedback='improvement'), kinds=dict(t='count')),
+    Case(IF.scoring_winners, dict(profile=_P, scores=np.array([3., 2, 1, 0]))),
+    Case(IF.scores_from_feedback, dict(F=IF.feedback_distribution(_P, 1), scores=np.array([2., 1, 1, 0]), t=1, weights='uniform'), kinds=dict(t='count')),
+    Case(IF.indistinguishable_pair, dict(scores=np.array([3., 2, 1, 0]), t=1, weights='uniform', feedback='improvement', seed=0, max_tries=20),
+         kinds=dict(t='count', max_tries='count')),
+    Case(IF.characterisation_check, dict(m=4, t=1, weights='uniform', n_random=1, n_profiles=1, seed=0),
+         kinds=dict(m='count', t='count', n_random='count', n_profiles='count'), skip=('star',)),
 ]
-EXEMPT['trustnb.evaluate.improvement_feedback.improvement_feedback_claim'] = 'the registered reproduction (runs plurality_recovery and find_indistinguishable, both covered)'
+EXEMPT['trustnb.evaluate.improvement_feedback.improvement_feedback_claim'] = 'the registered reproduction (runs characterisation_check, covered)'
+EXEMPT['trustnb.evaluate.improvement_feedback.WEIGHTS'] = 'a constant: the answer laws'
 
 import torch
 from trustnb.evaluate import win_rate as WR
@@ -60,6 +71,8 @@ CASES += [
     Case(WR.train_tabular_policy, dict(task=_T, objective='dpo', beta=0.1, steps=5, lr=0.05, n_checkpoints=2, l2_coeff=0.01),
          kinds=dict(beta='positive', steps='count', lr='positive', n_checkpoints='count', l2_coeff='nonneg')),
     Case(WR.checkpoint_correlation, dict(history=WR.train_tabular_policy(_T, 'sft', steps=4, n_checkpoints=2))),
+    Case(WR.pooled_correspondence, dict(task=_T, policies=WR.train_tabular_policy(_T, 'dpo', steps=6, n_checkpoints=3).checkpoints,
+                                        pref_hat=_T.pref, beta=0.1), kinds=dict(beta='positive')),
 ]
 EXEMPT.update({
     'trustnb.evaluate.win_rate.win_rate_claim': 'the registered reproduction (trains with the covered functions)',
@@ -78,7 +91,7 @@ CASES += [
          kinds=dict(n='count'), skip=('reward',)),
     Case(CL.curated_retraining, dict(n_rounds=1, real_share=0.5, malicious=0.0, attack='random', attack_budget=0.2, n_samples=60, k=3, n_components=2, seed=0),
          kinds=dict(n_rounds='count', real_share='prob', malicious='prob', attack_budget='prob', n_samples='count', k='count', n_components='count'), skip=('adv_reward', 'reward')),
-    Case(CL.curation_experiment, dict(seed=0, n_rounds=1), kinds=dict(n_rounds='count')),
+    Case(CL.curation_experiment, dict(seed=0, n_rounds=1, sham=False), kinds=dict(n_rounds='count')),
 ]
 EXEMPT['trustnb.evaluate.curation_loops.curation_claim'] = 'the registered reproduction (runs curation_experiment, covered)'
 
@@ -94,7 +107,7 @@ CASES += [
     Case(EM.fit_encoding_model, dict(features=_F, targets=_y, train_idx=_tr, test_idx=_te)),
     Case(EM.rdm, dict(X=_F)), Case(EM.rsa, dict(features=_F, responses=_F[:, :3])),
     Case(_bench, dict(alphas=np.logspace(-2, 3, 4), features=_F, train_idx=_tr, test_idx=_te), skip=('targets',)),
-    Case(EM.harness_check, dict(seed=0, n=60), kinds=dict(n='count')),
+    Case(EM.harness_check, dict(seed=0, n=60, sham=False), kinds=dict(n='count')),
 ]
 COVERS = globals().get('COVERS', set()) | {EM.EncodingBenchmark}
 EXEMPT['trustnb.evaluate.encoding_models.encoding_claim'] = 'the registered reproduction (runs harness_check, covered)'
@@ -109,7 +122,7 @@ CASES += [
     Case(CB.dike_flags, dict(emotion=np.array(['anger', 'joy']), intensity=np.array([1, 2])), kinds=dict(intensity='labels'), skip=('rules', 'emotion')),
     Case(CB.adversarial_review, dict(flagged=np.array([True, False]), reviewer_flags=np.array([False, False])), skip=('truth',),
          legal=dict(flagged=('nan', 'inf'), reviewer_flags=('nan', 'inf'))),  # bool arrays: NaN/inf cast to True
-    Case(CB.dike_experiment, dict(n_train=2, splits=1, embedding='bow', seed=0), kinds=dict(n_train='count', splits='count')),
+    Case(CB.dike_experiment, dict(n_train=2, splits=1, embedding='bow', seed=0, sham=False), kinds=dict(n_train='count', splits='count')),
 ]
 ESTIMATORS = globals().get('ESTIMATORS', []) + [
     Est(make=lambda: CB.EmotionMediatedClassifier(C=1.0), fit_args=lambda: ((_E, _df.behavior.values), dict(emotion=_df.emotion.values, intensity=_df.intensity.values)),
