@@ -74,3 +74,55 @@ def test_width_mismatched_vectors_raise_valueerror_naming_the_argument(name, sit
         with pytest.raises(ValueError, match=f'`{arg}`'):
             with intervene_site(m, s, fn): _out(m, ids)
     assert _clean(m)
+
+# ---- every causal-LM family transformers knows, built offline from its config class -------------------------------------
+# The nine families above are the ones the chapter names; a method that relies on a transformers mechanism (AttentionInterface)
+# must also be checked on the rest. `causal_lm_family(model_type)` shrinks the config class's defaults (width, depth, vocabulary)
+# and builds the model with random weights; a family that cannot be built that way (a required extra, an architecture whose
+# config the generic shrinking breaks, or more than 5M parameters after shrinking) is skipped with the reason.
+from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+CAUSAL_LM_TYPES = sorted(MODEL_FOR_CAUSAL_LM_MAPPING_NAMES)
+_WIDTH = dict(hidden_size=16, intermediate_size=32, num_attention_heads=2, num_key_value_heads=1, n_embd=16, n_head=2, d_model=16, n_inner=32,
+              head_dim=8, ffn_dim=32, d_ff=32, num_heads=2, n_heads=2, embed_dim=16, hidden_dim=16, num_local_experts=2, num_experts=2,
+              n_routed_experts=2, moe_intermediate_size=16, num_experts_per_tok=1)
+_WIDE = dict(_WIDTH, hidden_size=32, n_embd=32, d_model=32, embed_dim=32, hidden_dim=32, num_attention_heads=4, n_head=4, num_heads=4, n_heads=4,
+             num_key_value_heads=2, intermediate_size=64, qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=8, kv_lora_rank=8, q_lora_rank=8,
+             n_shared_experts=1, first_k_dense_replace=1, rotary_dim=4)
+_DEPTH = dict(vocab_size=64, num_hidden_layers=2, n_layer=2, num_layers=2, n_layers=2, max_position_embeddings=64, n_positions=64)
+
+def _attr(cfg, k):
+    try: return getattr(cfg, k, None), hasattr(cfg, k)
+    except Exception: return None, False  # per-layer attributes of heterogeneous configs raise on global access
+
+def _shrunk(cfg, sizes):
+    kw = {k: v for k, v in sizes.items() if _attr(cfg, k)[1]}
+    for t in ('pad_token_id', 'bos_token_id', 'eos_token_id'):
+        v = _attr(cfg, t)[0]
+        if isinstance(v, int) and v >= sizes['vocab_size']: kw[t] = 1
+    return kw
+
+def causal_lm_family(model_type, max_params=5_000_000):
+    "A tiny random model of `model_type` (eval mode), or pytest.skip with the reason it cannot be built offline."
+    ccls, mcls = CONFIG_MAPPING[model_type], getattr(T, MODEL_FOR_CAUSAL_LM_MAPPING_NAMES[model_type], None)
+    if mcls is None: pytest.skip(f'{model_type}: transformers has no class {MODEL_FOR_CAUSAL_LM_MAPPING_NAMES[model_type]}')
+    try: d = ccls()
+    except Exception as e: pytest.skip(f'{model_type}: its config class does not build with defaults ({type(e).__name__}: {e})'[:300])
+    errors = []
+    lt = _attr(d, 'layer_types')[0]
+    for sizes, cut_types in (({**_WIDTH, **_DEPTH}, False), ({**_WIDE, **_DEPTH}, False), (_DEPTH, False), ({**_WIDTH, **_DEPTH}, True)):
+        if cut_types and not (isinstance(lt, (list, tuple)) and len(lt) > 2): continue
+        kw = _shrunk(d, sizes)
+        if cut_types: kw['layer_types'] = list(lt[:2])  # per-layer type lists must match the shrunk depth
+        sub = _attr(d, 'text_config')[0]
+        if sub is not None and hasattr(sub, 'to_dict'): kw['text_config'] = {**sub.to_dict(), **_shrunk(sub, sizes)}
+        try:
+            cfg = ccls(**kw)
+            with torch.device('meta'): n = sum(p.numel() for p in mcls(cfg).parameters())
+            if n > max_params: raise RuntimeError(f'{n:,} parameters after shrinking')
+            with local_seed(0): m = mcls(cfg).eval()
+            with torch.no_grad(): m(input_ids=torch.randint(2, 16, (1, 5), generator=torch.Generator().manual_seed(0)))
+            return m
+        except Exception as e: errors.append(f'{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ""}'[:160])
+    pytest.skip(f'{model_type}: cannot be built offline from its config class: ' + ' | '.join(errors))

@@ -145,3 +145,38 @@ def test_task_vector_patching(name):
     assert not torch.allclose(patched_logits(m, q, tv, layer=1), base) and _clean(m)
     with pytest.raises(RuntimeError, match='boom'), _raising(m): patched_logits(m, q, tv, layer=1)
     assert _clean(m)
+
+# issue 24: `remove_edges` switches the attention implementation to one registered with transformers' AttentionInterface. A family
+# whose attention does not go through that interface (Bloom) used to run unchanged: the logits moved with nothing cut (another mask
+# path) and the cut was never applied. On every causal-LM family transformers can build offline, `remove_edges` must either refuse the
+# model with a ValueError, or be exact: nothing cut = the model's own logits, a cut edge out of the last query changes the last
+# position only. The model comes back as it was either way.
+from test_hf_architectures import CAUSAL_LM_TYPES, causal_lm_family
+
+def _out(m, ids):
+    with torch.no_grad(): o = m(input_ids=ids)
+    return (o.logits if getattr(o, 'logits', None) is not None else o[0]).float()
+
+@pytest.mark.parametrize('model_type', CAUSAL_LM_TYPES)
+def test_attention_edges_refused_or_exact_on_every_family(model_type):
+    from trustnb.internals.icl_circuit import remove_edges, _ACTIVE
+    from trustnb.hooks import n_layers
+    m = causal_lm_family(model_type); ids = torch.randint(2, 16, (2, 6), generator=torch.Generator().manual_seed(1))
+    base, impl = _out(m, ids), m.config._attn_implementation
+    try: L = n_layers(m)
+    except ValueError as e: pytest.skip(f'{model_type}: trustnb.hooks cannot read its block list ({e})')
+    T_ = ids.shape[1]; none = {l: torch.zeros(T_, T_, dtype=torch.bool) for l in range(L)}
+    cut = torch.zeros(T_, T_, dtype=torch.bool); cut[-1, :-1] = True  # the last query sees only itself, in every block
+    try:
+        with remove_edges(m, none): same = _out(m, ids)
+    except ValueError as e:  # refused: nothing switched, nothing left behind
+        assert '`model`' in str(e) or 'attention module' in str(e), str(e)
+        assert m.config._attn_implementation == impl and _ACTIVE == {} and torch.equal(_out(m, ids), base)
+        return
+    tol = 1e-4 * max(1.0, float(base.abs().max()))
+    assert torch.allclose(same, base, atol=tol), f'{model_type}: logits changed with nothing cut ({float((same - base).abs().max()):.2e})'
+    with remove_edges(m, {l: cut for l in range(L)}): out = _out(m, ids)
+    assert torch.allclose(out[:, :-1], base[:, :-1], atol=tol), f'{model_type}: a cut out of the last query changed earlier positions'
+    noise = max(float((same - base).abs().max()), 1e-7 * float(base.abs().max()))  # what float rounding alone moves
+    assert float((out[:, -1] - base[:, -1]).abs().max()) > 100 * noise, f'{model_type}: the cut was not applied (last position unchanged)'
+    assert m.config._attn_implementation == impl and _ACTIVE == {}
