@@ -281,7 +281,7 @@ def expected_calibration_error(probs, # class probabilities (n, C), rows sum to 
     c, a, n = reliability_curve(probs, y, n_bins); ok = n > 0
     return float((n[ok] * np.abs(a[ok] - c[ok])).sum() / n.sum())
 
-# %% ../../nbs/35_explain.bndl.ipynb #3a22cb68
+# %% ../../nbs/35_explain.bndl.ipynb #efe4327f
 def digits_split(seed:int=0, # seed of the permutation
                  n_train:int=1300, # training rows (the rest is the test set)
                 )->tuple:
@@ -296,6 +296,7 @@ def add_pixel_noise(X, # images with pixels in [0, 1], (n, d)
                    )->np.ndarray:
     "Covariate shift: Gaussian pixel noise, clipped to [0, 1]."
     X = to_numpy(check_array(X, 'X', ndim=2)); check_positive(sigma, 'sigma', strict=False); check_seed(seed)
+    if X.size and (X.min() < 0 or X.max() > 1): raise ValueError(f"`X` must hold pixels in [0, 1], got values in [{X.min():.3g}, {X.max():.3g}]")
     return np.clip(X + sigma * as_generator(seed).standard_normal(X.shape), 0, 1).astype(np.float32)
 
 def _pruned_pred(bn, X, top_k):

@@ -368,7 +368,7 @@ class ConceptCounterfactual(Result):
         "Deprecated alias of `target`."
         warnings.warn("`ConceptCounterfactual.y_prime` is deprecated: use `.target`", DeprecationWarning, stacklevel=2); return self.target
 
-# %% ../../nbs/33_explain.cf_cbm.ipynb #de5fc434
+# %% ../../nbs/33_explain.cf_cbm.ipynb #60b6205b
 def all_binary(k:int, # number of concepts (<= 20)
                device=None, # torch device of the result (None: CPU)
               )->torch.Tensor:
@@ -384,7 +384,9 @@ def _check_head_query(head, c, target, fixed, y_prime=None):
     c = check_array(c, 'c', ndim=2); cn = to_numpy(c)
     if ((cn != 0) & (cn != 1)).any(): raise ValueError("`c` must be binary (0/1) concept vectors")
     dev = _head_device(head); c = to_tensor(cn, device=dev)
-    k = c.shape[1]; m = _n_out(head, c) if len(c) else 2
+    k = c.shape[1]
+    try: m = _n_out(head, c) if len(c) else 2
+    except RuntimeError as e: raise ValueError(f"`c` must have one column per concept the `head` takes; {k} columns do not fit it ({e})") from None
     fixed = [check_int(j, 'fixed', lo=0, hi=k - 1) for j in _as_list(fixed, 'fixed')]
     return c, _check_target(target, len(c), m).to(dev), fixed
 

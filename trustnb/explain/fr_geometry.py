@@ -66,13 +66,14 @@ def _values(value, n:int, attribute:str)->np.ndarray:
     if attribute == 'blur' and (v < 0).any(): raise ValueError(f"`value` must be >= 0 for 'blur' (a Gaussian sigma), got {v.min()}")
     return v
 
-# %% ../../nbs/37_explain.fr_geometry.ipynb #95078388
+# %% ../../nbs/37_explain.fr_geometry.ipynb #bfa1e324
 def transform_images(X, # images (n, 64): 8x8 digits flattened, pixels in [0, 1]
                      attribute:str, # 'contrast', 'brightness', 'rotation' or 'blur' (see ATTRIBUTES)
                      value, # the attribute's value: one number, or one per image (n,)
                     )->np.ndarray: # (n, 64) float32 images (not clipped)
     "Give every image in `X` the `attribute` `value` (contrast factor, brightness offset, degrees or blur sigma)."
     X = _np(check_array(X, 'X', ndim=2, n_cols=64)).astype(np.float32); check_choice(attribute, 'attribute', list(ATTRIBUTES))
+    if X.size and (X.min() < 0 or X.max() > 1): raise ValueError(f"`X` must hold pixels in [0, 1] (the attributes' ranges assume it), got values in [{X.min():.3g}, {X.max():.3g}]")
     return _TRANSFORMS[attribute](X, _values(value, len(X), attribute)).astype(np.float32)
 
 # %% ../../nbs/37_explain.fr_geometry.ipynb #94e68217
