@@ -50,7 +50,7 @@ def load_digit_concepts()->ConceptData:
     d = load_digits()
     return ConceptData(d.X, digit_concepts(d.y), d.y, list(DIGIT_CONCEPTS))
 
-# %% ../../nbs/33_explain.cf_cbm.ipynb #4156d60d
+# %% ../../nbs/33_explain.cf_cbm.ipynb #d90be3a3
 _OLD_WEIGHTS = dict(task='task_coeff', concept='concept_coeff', task_cf='cf_coeff', kl='kl_coeff', prior='prior_coeff', dist='dist_coeff')
 
 @dataclass(init=False)
@@ -62,8 +62,12 @@ class CFCBMLossWeights:
     kl_coeff: float # KL(p(z)||q(z|x)) + KL(p(z'|.)||q(z'|.))
     prior_coeff: float # KL(p(z)||p(z'|.))
     dist_coeff: float # ||z - z'||_2
-    def __init__(self, task_coeff:float=0.7, concept_coeff:float=10.0, cf_coeff:float=2.0, kl_coeff:float=1.2,
-                 prior_coeff:float=1.0, dist_coeff:float=0.6,
+    def __init__(self, task_coeff:float=0.7, # weight of CE(y, f(c))
+                 concept_coeff:float=10.0, # weight of BCE(c*, c)
+                 cf_coeff:float=2.0, # weight of CE(y', f(c'))
+                 kl_coeff:float=1.2, # weight of the two posterior KL terms
+                 prior_coeff:float=1.0, # weight of KL(p(z) || p(z'|.))
+                 dist_coeff:float=0.6, # weight of ||z - z'||_2
                  **kwargs, # deprecated old names (`task`, `concept`, `task_cf`, `kl`, `prior`, `dist`)
                 ):
         vals = dict(task_coeff=task_coeff, concept_coeff=concept_coeff, cf_coeff=cf_coeff, kl_coeff=kl_coeff, prior_coeff=prior_coeff, dist_coeff=dist_coeff)
