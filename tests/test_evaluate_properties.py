@@ -133,3 +133,25 @@ from trustnb.evaluate import checks_and_balances as CB
 @pytest.mark.parametrize('bad', [['anger', 'rage'], ['Anger', 'joy'], ['anger', 3], ['anger', None]])
 def test_dike_flags_rejects_emotions_it_does_not_know(bad):
     with pytest.raises(ValueError, match='`emotion`'): CB.dike_flags(np.array(bad, dtype=object), np.array([1, 1]))
+
+def _raises(fn, arg):
+    with pytest.raises((ValueError, TypeError), match=f'`{arg}'): fn()
+
+def test_relational_bad_inputs_name_the_argument():
+    "Inputs that are only invalid in relation to another argument (the generic battery cannot derive them)."
+    from trustnb.evaluate import win_rate as WR
+    P = np.array([[0, 1, 2, 3], [1, 0, 2, 3], [2, 3, 1, 0]])
+    F = IF.feedback_distribution(P, 1)
+    _raises(lambda: IF.scores_from_feedback(F, [3., 2, 1, 0], t=1), 'scores')            # Borda: not determined by t=1 feedback
+    _raises(lambda: IF.scores_from_feedback(F, [1., 0, 0], t=1), 'scores')                # one entry short of F's candidates
+    _raises(lambda: IF.scoring_winners(P, [1., 0]), 'scores')                             # fewer points than positions
+    _raises(lambda: IF.characterisation_check(4, 1, star=np.ones(5)), 'star')             # a vector for another m
+    _raises(lambda: IF.indistinguishable_pair([3., 2, 1, 0], weights='exponential'), 'weights')  # no exact pair for an irrational law
+    T = WR.make_tabular_task(n_prompts=3, n_responses=4, n_pairs=30, n_seen=3, seed=0)
+    pol = np.stack([T.reference] * 4)
+    _raises(lambda: WR.pooled_correspondence(T, pol[:, :2], T.pref), 'policies')         # policies for other prompts
+    _raises(lambda: WR.pooled_correspondence(T, pol, T.pref[:2]), 'pref_hat')            # preferences for other prompts
+    _raises(lambda: WR.win_rate(T.reference, T.reference, T.pref, prompt_weights=np.ones(2) / 2), 'prompt_weights')
+    rng = np.random.default_rng(0); Fe = rng.standard_normal((30, 3)); y = rng.standard_normal(30)
+    _raises(lambda: EM.fit_encoding_model(Fe, y, np.arange(20), np.arange(15, 30)), 'train_idx')  # overlapping splits
+    _raises(lambda: EM.fit_encoding_model(Fe, y, np.arange(20), np.arange(20, 40)), 'test_idx')   # indices past the stimuli

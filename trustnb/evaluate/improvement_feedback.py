@@ -172,11 +172,12 @@ def _voter_stats(r, t, weights, feedback, exact=False)->list:
         for q, p in zip(range(j - k, j), _hop_weights(k, weights, exact)): F[r[j]][r[q]] += p
     return [x for row in F for x in row]
 
-# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #331dddd5
+# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #2989041f
 def _null(M, tol=1e-9):
     "Orthonormal basis (columns) of the null space of `M`."
     if M.shape[0] == 0: return np.eye(M.shape[1])
-    _, S, Vt = np.linalg.svd(M); r = int((S > tol * max(S[0], 1e-300)).sum()); return Vt[r:].T
+    _, S, Vt = np.linalg.svd(M, full_matrices=M.shape[0] < M.shape[1])  # a tall M needs no square U
+    r = int((S > tol * max(S[0], 1e-300)).sum()); return Vt[r:].T
 
 def _check_rule_args(m, t, weights, feedback):
     check_int(m, 'm', lo=2, hi=7); check_choice(feedback, 'feedback', ['improvement', 'pairwise'])
@@ -297,7 +298,7 @@ def indistinguishable_pair(scores, # (m,) points for positions 1..m (m <= 6)
         return IndistinguishablePair(A, B, scoring_winners(A, s), scoring_winners(B, s), f'positional {np.round(s, 4).tolist()} ({feedback})', 0)
     raise RuntimeError(f"no null vector gave unique winners in `max_tries`={max_tries} tries; raise `max_tries`")
 
-# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #49c328cc
+# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #0f28a709
 def sample_profile(n:int, # voters
                    m:int, # candidates
                    model:Literal['mallows', 'plackett_luce', 'impartial'], # the preference model
@@ -323,7 +324,7 @@ def sample_profile(n:int, # voters
     g = rng.gumbel(size=(n, m)) + np.log(w)  # Plackett-Luce = sort by Gumbel-perturbed log-weights
     return np.argsort(-g, 1)
 
-# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #0a886910
+# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #49aea618
 def _query(P, feedback, t, rng):
     "One query per voter: (above, below) pairs learned, and each voter's 'no improvement' top answer (-1 if none)."
     n, m = P.shape; pairs = np.empty((n, 2), dtype=np.int64); top = np.full(n, -1)
@@ -346,7 +347,7 @@ def _estimate(pairs, top, m, rule):
     s = frac.sum(1) if rule == 'borda' else ((frac > 0.5) + 0.5 * ((frac == 0.5) & (tot > 0))).sum(1)
     return int(np.argmax(s))
 
-# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #561b0a04
+# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #4496bbd3
 def elicitation_accuracy(n:int=100, # voters per election (one query each: the budget)
                          m:int=6, # candidates
                          rule:Literal['plurality', 'borda']='borda', # the rule to estimate
@@ -368,7 +369,7 @@ def elicitation_accuracy(n:int=100, # voters per election (one query each: the b
         hits += _estimate(pairs, top, m, rule) in winners(P, rule)
     return hits / n_trials
 
-# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #9c537301
+# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #045f5213
 def characterisation_check(m:int=5, # candidates
                            t:int=2, # t-improvement
                            weights:Literal['uniform', 'linear']='uniform', # the answer law (exact pairs need a rational law)
@@ -403,7 +404,7 @@ def characterisation_check(m:int=5, # candidates
     return dict(span_matches=span_ok, inside=float(np.mean(ok_in)), inside_pairwise=float(np.mean([is_computable(s, feedback='pairwise') for s in inside])),
                 outside_refuted=float(np.mean(ok_out)), n_inside=len(inside), n_outside=len(outside))
 
-# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #a21816eb
+# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #8051d736
 @claim('improvement_feedback', paper='Micha & Varsamis, Computing Voting Rules with Improvement Feedback, ICML 2025 (arXiv 2502.12542)',
        claim='The positional scoring rules that t-improvement feedback determines are exactly span{1, plurality, s*_t} (s*_t reconstructed as the per-position count of answers): on two drawn settings (m in {4, 5}, t, uniform or linear answers) the computable set found by a null-space test equals that span, drawn rules inside it are read off the feedback exactly, drawn rules outside it (Borda where outside) are refuted by constructed profiles with identical feedback and different winners, and pairwise feedback determines plurality and the other drawn in-span rules not (except where affine in Borda)',
        metric='share of drawn rules inside span{1, plurality, s*_t} whose scores the feedback determines (method: improvement feedback; baseline: pairwise statistics); higher is better',
@@ -423,7 +424,7 @@ def improvement_feedback_claim(seed:int=0, # the page seed: draws the settings, 
     holds = all(r['span_matches'] for r in rows) and inside == 1.0 and all(r['outside_refuted'] == 1.0 for r in rows) and pw < 1.0
     return dict(method=inside, baseline=pw, holds=holds, settings=rows)
 
-# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #323a57fd
+# %% ../../nbs/82_evaluate.improvement_feedback.ipynb #2db97ca9
 def _pairwise_borda_guess(P:np.ndarray)->int:
     "The Borda winner, which exact pairwise statistics do determine, as a guess of the plurality winner."
     return winners(P, 'borda')[0]
