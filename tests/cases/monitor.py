@@ -20,7 +20,7 @@ CASES = [
          kinds=dict(y_true='labels', n_boot='count', level='prob')),
     Case(K.simulate_pair, dict(n=30, k=4, acc=0.8, conf=0.9, kind='shared', shared=0.5, seed=0),
          kinds=dict(n='count', k='count', acc='prob', conf='prob', shared='prob')),
-    Case(K.capa_claim, dict(n=500, seed=0), kinds=dict(n='count')),
+    Case(K.capa_claim, dict(seed=0, sham=False, n=500), kinds=dict(n='count', seed='nonneg')),
 ]
 ESTIMATORS = []
 EXEMPT = {'trustnb.monitor.capa.capa_claim': 'the registered reproduction; also covered by a Case'}
@@ -102,7 +102,7 @@ CASES += [
     Case(D.ProbL2D(epochs=1, batch_size=20).fit, dict(X=_XD, y=_YD, T=_TDm), kinds=dict(y='labels'), legal=dict(y=('unknown_label',)), id='ProbL2D.fit'),  # any int >= 0 is a class
     Case(_PL.defer, dict(X=_XD, T=_TD, enforce_workload=True), id='ProbL2D.defer'),
     Case(_PL.predict_proba, dict(X=_XD), id='ProbL2D.predict_proba'),
-    Case(D.CompleteRowsL2D, dict(hidden=(4,), epochs=1, lr=1e-2, batch_size=20, weight_decay=1e-4, seed=0),
+    Case(D.CompleteRowsL2D, dict(hidden=(4,), epochs=1, lr=1e-2, batch_size=20, weight_decay=1e-4, seed=0, missing='no_credit'),
          kinds=dict(epochs='count', lr='positive', batch_size='count', weight_decay='nonneg'), legal=dict(hidden=('empty',)),
          then=lambda m: m.fit(_XD, _YD, _TDm).defer(_XD, _TD)),
     Case(D.CompleteRowsL2D(epochs=1, batch_size=20).fit, dict(X=_XD, y=_YD, T=_TDm), kinds=dict(y='labels'), legal=dict(y=('unknown_label',)), id='CompleteRowsL2D.fit'),
@@ -116,7 +116,7 @@ ESTIMATORS += [
     Est(make=lambda: D.CompleteRowsL2D(epochs=2, batch_size=20, seed=0), fit_args=lambda: ((_XD, _YD, _TDm), {}), methods=('predict', 'predict_proba'),
         compare='predict_proba'),
 ]
-EXEMPT.update({'trustnb.monitor.defer.defer_claim': 'the registered reproduction (trains ProbL2D and CompleteRowsL2D on digits, both covered)'})
+EXEMPT.update({'trustnb.monitor.defer.defer_claim': 'the registered reproduction (trains ProbL2D and CompleteRowsL2D, complete rows and all rows, on digits; both covered)'})
 
 # --- influence functions -----------------------------------------------------------------------------------------------
 from trustnb.monitor import influence as I

@@ -51,7 +51,7 @@ EXEMPT = {
     'trustnb.monitor.self_ref.SelfRefData': 'the record build_selfref_dataset returns (covered through it)',
     'trustnb.monitor.self_ref.SelfRefFit': 'the record selfref_finetune returns (covered through it)',
     'trustnb.monitor.self_ref.RoutingCurve': 'the record routing_curve / rejection_curve return (covered through them; its `at` has a Case)',
-    'trustnb.monitor.self_ref.selfref_toy_lm': "trains (or loads) the reproduction's base model (300 steps); its parts, SkillsAndFacts and toylm.train_toy_lm, are covered",
-    'trustnb.monitor.self_ref.selfref_experiment': 'one seed of the reproduction (trains the base model; ~10 s); its parts are covered',
-    'trustnb.monitor.self_ref.selfref_claim': 'the registered reproduction (runs selfref_experiment on 3 seeds)',
+    'trustnb.monitor.self_ref.selfref_toy_lm': "trains (or loads) the reproduction's base model (500 steps); its parts, SkillsAndFacts and toylm.train_toy_lm, are covered",
+    'trustnb.monitor.self_ref.selfref_experiment': 'one seed of the reproduction (trains the base model; ~15 s); its parts are covered',
+    'trustnb.monitor.self_ref.selfref_claim': 'the registered reproduction (trains the base model of its seed and runs selfref_experiment on it)',
 }
