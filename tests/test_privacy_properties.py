@@ -228,3 +228,102 @@ def test_rr_regression_is_a_classifier(seed, n, eps):
     P = m.predict_proba(X)
     assert P.shape == (n, 2) and np.allclose(P.sum(1), 1) and np.isin(m.predict(X), [0, 1]).all()
     with pytest.raises(ValueError, match='`y_tilde`'): RRBinaryRegression().fit(X, np.r_[yt[:-1], 0.5])
+
+# issue 24 / issue 27 §2: the PLD accountant computes at the discretization the user asked for ---------------------
+import dp_accounting as _dpa
+from hypothesis import example
+
+def _dpa_pld_epsilon(z, q, T, delta, interval):
+    a = _dpa.pld.PLDAccountant(_dpa.NeighboringRelation.ADD_OR_REMOVE_ONE, interval)
+    a.compose(_dpa.PoissonSampledDpEvent(q, _dpa.GaussianDpEvent(z)) if q < 1 else _dpa.GaussianDpEvent(z), T)
+    return a.get_epsilon(delta)
+
+@settings(max_examples=10, **SETTINGS)
+@given(z=st.floats(0.6, 4.0), log_q=st.floats(math.log(1e-4), math.log(0.2)), log_T=st.floats(0.0, math.log(1e5)),
+       interval=st.sampled_from([1e-4, 3e-4, 1e-3]), delta=st.sampled_from([1e-5, 1e-7]))
+@example(z=1.0, log_q=math.log(1e-4), log_T=math.log(1e5), interval=1e-4, delta=1e-5)    # 5x dp-accounting's ε before the fix
+@example(z=1.1, log_q=math.log(1e-3), log_T=math.log(1e4), interval=1e-4, delta=1e-5)    # +15%
+@example(z=0.8, log_q=math.log(1e-2), log_T=math.log(1e3), interval=1e-4, delta=1e-5)    # +6e-5 (the issue's 1e-3 class)
+def test_pld_epsilon_is_dp_accountings_at_the_requested_discretization(z, log_q, log_T, interval, delta):
+    "Our PLD ε equals dp-accounting's PLDAccountant at the same `discretization` to 1e-6 relative (small rates, many steps included)."
+    q, T = min(1.0, math.exp(log_q)), max(1, int(round(math.exp(log_T))))
+    assume(q * math.sqrt(T) <= 1.0 or T <= 300)  # keeps each dp-accounting call to a few seconds
+    ours = Accountant(discretization=interval).step(GaussianMechanism(z), q, T).get_epsilon(delta)
+    ref = _dpa_pld_epsilon(z, q, T, delta, interval)
+    assert abs(ours / ref - 1) <= 1e-6, (z, q, T, interval, ours, ref)
+    assert epsilon_poisson_gaussian(z, q, T, delta, discretization=interval) == ours
+
+@settings(max_examples=20, **SETTINGS)
+@given(z=st.floats(1e-4, 5e-3), q=st.sampled_from([1.0, 0.5, 0.01]))
+def test_pld_grid_too_large_is_refused_not_coarsened(z, q):
+    "Tiny noise multipliers need a grid of ~1/(z² · discretization) points: refused, naming `discretization` and the interval that fits."
+    with pytest.raises(ValueError, match='`discretization`=0.0001'): Accountant().step(GaussianMechanism(z), q).get_epsilon(1e-5)
+    with pytest.raises(ValueError, match='`discretization`=0.0001') as e: Accountant(max_grid_points=20_000).step(GaussianMechanism(z), q).get_epsilon(1e-5)
+    fit = float(str(e.value).split('pass `discretization` >= ')[1].split()[0])  # the interval the message names fits
+    from trustnb.privacy.accounting import _check_grid
+    _check_grid(Accountant(discretization=fit * 1.01, max_grid_points=20_000).step(GaussianMechanism(z), q))  # no refusal
+
+@pytest.mark.parametrize('q', [1.0, 0.5])
+def test_pld_at_the_suggested_discretization_is_sound(q):
+    "At the interval the refusal names, ε is finite and an upper bound (checked against the exact ε of one Gaussian release)."
+    from scipy import stats, optimize
+    z = 3e-3
+    with pytest.raises(ValueError) as e: Accountant(max_grid_points=50_000).step(GaussianMechanism(z), q).get_epsilon(1e-5)
+    fit = float(str(e.value).split('pass `discretization` >= ')[1].split()[0])
+    eps = Accountant(discretization=fit * 1.01, max_grid_points=50_000).step(GaussianMechanism(z), q).get_epsilon(1e-5)
+    exact = optimize.brentq(lambda x: stats.norm.cdf(-x * z + 0.5 / z) - np.exp(x + stats.norm.logcdf(-x * z - 0.5 / z)) - 1e-5, 0, 1e7)
+    assert (exact if q == 1 else 0) <= eps <= exact * 1.01
+
+# issue 24: a GGUF block whose fp16 scale overflows is refused (gguf and llama.cpp would store inf) ----------------------
+from trustnb.privacy import quant_gap as QG
+_F16_INF_AT = 65520.0  # fp16 rounds |x| >= 65520 to inf
+_OVERFLOW_AT = {('Q8_0', 1): 127 * _F16_INF_AT, ('Q8_0', -1): 127 * _F16_INF_AT, ('Q4_0', 1): 8 * _F16_INF_AT, ('Q4_0', -1): 8 * _F16_INF_AT,
+                ('Q4_K', 1): 15 * 63 * _F16_INF_AT, ('Q4_K', -1): 63 * _F16_INF_AT}  # the |w| at which a block's fp16 scale (Q4_K: d or dmin) is inf
+
+def _huge_block(qtype, sign, factor, data):
+    b = QG.QTYPES[qtype]; rows, nblk = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
+    W = np.random.default_rng(data.draw(st.integers(0, 2**31 - 1))).normal(size=(rows, b * nblk)).astype(np.float32)
+    i, j = data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, b * nblk - 1))
+    W[i, j] = np.float32(sign * min(3e38, factor * _OVERFLOW_AT[qtype, sign])); return W
+
+@settings(max_examples=60, **SETTINGS)
+@given(qtype=st.sampled_from(list(QG.QTYPES)), sign=st.sampled_from([1, -1]), factor=st.floats(1.01, 1e32), data=st.data(), torch_in=st.booleans())
+def test_gguf_scale_overflow_is_refused(qtype, sign, factor, data, torch_in):
+    W = _huge_block(qtype, sign, factor, data); Win = torch.tensor(W) if torch_in else W
+    for f in [QG.quantize_dequantize, QG.pack_gguf] + ([QG.quantization_box] if qtype != 'Q4_K' else []):
+        with pytest.raises(ValueError, match=r'`w` has \d+ ' + qtype + r' block\(s\) whose fp16 scale overflows'): f(Win, qtype)
+
+@settings(max_examples=40, **SETTINGS)
+@given(qtype=st.sampled_from(list(QG.QTYPES)), sign=st.sampled_from([1, -1]), factor=st.floats(1e-3, 0.99), data=st.data())
+def test_gguf_large_blocks_below_the_fp16_limit_stay_finite(qtype, sign, factor, data):
+    W = _huge_block(qtype, sign, factor, data)
+    assert np.isfinite(QG.quantize_dequantize(W, qtype)).all()
+
+def test_gguf_overflow_in_a_model_is_refused_by_the_audit():
+    m = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.ReLU(), torch.nn.Linear(32, 3))
+    with torch.no_grad(): m[2].weight[1, 5] = 1e7
+    X = np.random.default_rng(0).normal(size=(8, 64)).astype(np.float32)
+    with pytest.raises(ValueError, match="`model` weight '2.weight' cannot be quantized to Q4_0"): QG.quant_gap_audit(m, X, ['Q4_0'])
+    with pytest.raises(ValueError, match='`model`'): QG.quantize_model(m, 'Q8_0')
+
+# issue 24: rediffuse_scores refuses a variation API whose output has the wrong shape or is not finite -------------------
+from trustnb.privacy.rediffuse import rediffuse_scores
+
+@settings(max_examples=40, **SETTINGS)
+@given(n_img=st.integers(1, 6), d=st.integers(2, 20), n=st.integers(1, 4), data=st.data(),
+       kind=st.sampled_from(['drop_cols', 'drop_rows', 'extra_dim', 'transpose', 'nan', 'inf', 'torch_nan']))
+def test_rediffuse_rejects_bad_variations(n_img, d, n, data, kind):
+    X = np.random.default_rng(n_img * d).uniform(-1, 1, (n_img, d)).astype(np.float32)
+    bad_query = data.draw(st.integers(0, n - 1))  # the query that misbehaves
+    def api(x, t, seed):
+        v = x + 0.1
+        if seed != bad_query: return v
+        if kind == 'drop_cols': return v[:, :-1]
+        if kind == 'drop_rows': return np.r_[v, v][: n_img + 1]
+        if kind == 'extra_dim': return v[None]
+        if kind == 'transpose': return v.T if n_img != d else v[:, :-1]
+        v = v.copy(); v.flat[data.draw(st.integers(0, v.size - 1))] = np.nan if kind != 'inf' else np.inf
+        return torch.tensor(v) if kind == 'torch_nan' else v
+    match = '`api` returned variations of shape' if kind in ('drop_cols', 'drop_rows', 'extra_dim', 'transpose') else '`api` returned 1 NaN or inf'
+    with pytest.raises(ValueError, match=match): rediffuse_scores(api, X, t=5, n=n, seed=0)
+    assert np.isfinite(rediffuse_scores(lambda x, t, seed: x + 0.1, X, t=5, n=n, seed=0)).all()

@@ -6,7 +6,7 @@
 __all__ = ['QTYPES', 'quantize_dequantize', 'pack_gguf', 'QuantBox', 'quantization_box', 'quantize_model', 'AuditResult',
            'quant_gap_audit', 'AttackResult', 'quant_gap_attack', 'quant_gap_claim']
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #9d3acf3d
+# %% ../../nbs/45_privacy.quant_gap.ipynb #ee1ae008
 import copy
 from dataclasses import dataclass
 import numpy as np
@@ -14,7 +14,7 @@ import torch
 from torch import nn
 from ..core import Result, check_type, check_array, check_choice, check_positive, check_in_range, check_int, check_seed, torch_generator, local_seed, like, to_numpy
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #dbd15c70
+# %% ../../nbs/45_privacy.quant_gap.ipynb #af6ebb1d
 QTYPES = {'Q8_0': 32, 'Q4_0': 32, 'Q4_K': 256} # block (super-block) size of each supported type
 
 def _roundf(x): return np.sign(x) * np.floor(np.abs(x) + np.float32(0.5)) # round half away from zero, as ggml
@@ -27,25 +27,39 @@ def _blocks(w, qtype):
     if w.shape[-1] == 0 or w.shape[-1] % b: raise ValueError(f"`w` rows have length {w.shape[-1] if w.ndim else 0}, which is not a multiple of the {qtype} block size {b}")
     return w.reshape(-1, b)
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #67bf9a55
+_FP16_MAX = float(np.finfo(np.float16).max)  # 65504
+_WMAX = {'Q8_0': 127 * _FP16_MAX, 'Q4_0': 8 * _FP16_MAX, 'Q4_K': 63 * _FP16_MAX}  # largest |w| (Q4_K: min) a block's fp16 scale can carry
+
+def _fp16_scale(d, qtype):
+    "Block scales `d` (one row per block) as the fp16 GGUF stores; refuse one that overflows (gguf and llama.cpp would store inf)."
+    with np.errstate(over='ignore'): h = np.asarray(d, np.float32).astype(np.float16)
+    bad = ~np.isfinite(h).reshape(len(h), -1).all(-1)
+    if bad.any():
+        b = int(np.flatnonzero(bad)[0]); n = QTYPES[qtype]
+        raise ValueError(f"`w` has {int(bad.sum())} {qtype} block(s) whose fp16 scale overflows (first: block {b}, weights {b * n}..{(b + 1) * n - 1} "
+                         f"of the flattened `w`): GGUF stores one fp16 scale per block, so |w| must stay below about {_WMAX[qtype]:.4g} "
+                         f"(gguf and llama.cpp would write an inf scale that dequantizes to inf/NaN); rescale the weights")
+    return h
+
+# %% ../../nbs/45_privacy.quant_gap.ipynb #58a6227c
 def _q8_0_codes(x):
     d = np.abs(x).max(-1, keepdims=True) / np.float32(127)
     with np.errstate(divide='ignore'): inv = np.where(d == 0, 0, 1 / d).astype(np.float32)
-    return d.astype(np.float16), _roundf(x * inv).astype(np.int8)      # fp16 scale, int8 codes
+    return _fp16_scale(d, 'Q8_0'), _roundf(x * inv).astype(np.int8)   # fp16 scale, int8 codes
 
 def _q4_0_codes(x):
     i = np.abs(x).argmax(-1)[:, None]; d = np.take_along_axis(x, i, -1) / np.float32(-8)
     with np.errstate(divide='ignore'): inv = np.where(d == 0, 0, 1 / d).astype(np.float32)
-    return d.astype(np.float16), np.trunc(x * inv + np.float32(8.5)).clip(0, 15).astype(np.uint8)  # codes 0..15, offset 8
+    return _fp16_scale(d, 'Q4_0'), np.trunc(x * inv + np.float32(8.5)).clip(0, 15).astype(np.uint8)  # codes 0..15, offset 8
 
 def _q8_0(x): d, q = _q8_0_codes(x); return d.astype(np.float32) * q.astype(np.float32)
 def _q4_0(x): d, q = _q4_0_codes(x); return d.astype(np.float32) * (q.astype(np.float32) - 8)
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #d1f596e1
+# %% ../../nbs/45_privacy.quant_gap.ipynb #d00ea070
 def _q4_k_codes(x):
     s = x.reshape(-1, 8, 32); lo = np.minimum(s.min(-1), 0); hi = s.max(-1)
     sc = (hi - lo) / 15; mn = -lo                                # sub-block scale and (negated) min
-    d = (sc.max(-1, keepdims=True) / 63).astype(np.float16); dm = (mn.max(-1, keepdims=True) / 63).astype(np.float16)
+    d = _fp16_scale(sc.max(-1, keepdims=True) / 63, 'Q4_K'); dm = _fp16_scale(mn.max(-1, keepdims=True) / 63, 'Q4_K')
     d32, dm32 = d.astype(np.float32), dm.astype(np.float32)
     with np.errstate(divide='ignore', invalid='ignore'):
         qs = np.where(d32 > 0, _roundf(sc / d32), 0).clip(0, 63); qm = np.where(dm32 > 0, _roundf(mn / dm32), 0).clip(0, 63)
@@ -58,7 +72,7 @@ def _q4_k(x):
     S = (d.astype(np.float32) * qs.astype(np.float32))[..., None]; M = (dm.astype(np.float32) * qm.astype(np.float32))[..., None]
     return (S * q.astype(np.float32) - M).reshape(x.shape).astype(np.float32)
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #bd30eff9
+# %% ../../nbs/45_privacy.quant_gap.ipynb #bc22f836
 def quantize_dequantize(w, # weights (k,) or (rows, k), k a multiple of the block size; numpy or torch
                         qtype:str='Q4_0', # 'Q8_0', 'Q4_0' or 'Q4_K'
                        ):
@@ -85,7 +99,7 @@ def pack_gguf(w, # weights (k,) or (rows, k), k a multiple of the block size; nu
     else: b = _pack_q4_k(x)
     return b.reshape(shape[:-1] + (-1,))
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #fea0d884
+# %% ../../nbs/45_privacy.quant_gap.ipynb #66dc0fef
 @dataclass(repr=False)
 class QuantBox(Result):
     "Per-weight interval [`lo`, `hi`] whose points all quantize like the original weights."
@@ -103,6 +117,7 @@ def quantization_box(w, # weights (k,) or (rows, k); numpy or torch
     i = np.abs(x).argmax(-1)[:, None]; amax = np.abs(np.take_along_axis(x, i, -1))
     if qtype == 'Q8_0': d = amax / np.float32(127); j = _roundf(x / np.where(d == 0, 1, d))
     else: d = np.take_along_axis(x, i, -1) / np.float32(-8); j = np.trunc(x / np.where(d == 0, 1, d) + np.float32(8.5)).clip(0, 15) - 8
+    _fp16_scale(d, qtype)                                             # a block GGUF cannot store has no box
     c = d * j; d = np.abs(d)                                          # cell centre on the fp32 grid, cell width |d|
     lo = np.maximum(c - shrink * d / 2, -amax * 0.999); hi = np.minimum(c + shrink * d / 2, amax * 0.999)
     lo, hi = np.minimum(lo, x), np.maximum(hi, x)
@@ -110,18 +125,20 @@ def quantization_box(w, # weights (k,) or (rows, k); numpy or torch
     lo, hi = lo.reshape(wn.shape), hi.reshape(wn.shape)
     return QuantBox(like(lo, w), like(hi, w), qtype)
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #6f9db0bf
+# %% ../../nbs/45_privacy.quant_gap.ipynb #38635def
 def quantize_model(model:nn.Module, # a torch model
                    qtype:str='Q4_0', # GGUF-style type applied to every Linear weight
                   )->nn.Module:
     "Copy of `model` with every `nn.Linear` weight round-tripped through `qtype` (biases kept, as GGUF keeps 1-d tensors)."
     check_choice(qtype, 'qtype', list(QTYPES)); check_type(model, 'model', nn.Module); m = copy.deepcopy(model)
     with torch.no_grad():
-        for mod in m.modules():
-            if isinstance(mod, nn.Linear): mod.weight.copy_(quantize_dequantize(mod.weight.detach().cpu(), qtype).to(mod.weight))
+        for name, mod in m.named_modules():
+            if not isinstance(mod, nn.Linear): continue
+            try: mod.weight.copy_(quantize_dequantize(mod.weight.detach().cpu(), qtype).to(mod.weight))
+            except ValueError as e: raise ValueError(f"`model` weight {name + '.weight'!r} cannot be quantized to {qtype}: {e}") from None
     return m
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #10c67d79
+# %% ../../nbs/45_privacy.quant_gap.ipynb #dbb7d67c
 @dataclass(repr=False)
 class AuditResult(Result):
     "Disagreement rate between full precision and each quantized type, and the flag."
@@ -147,7 +164,7 @@ def quant_gap_audit(model:nn.Module, # a torch classifier returning logits
         dis = {q: float((quantize_model(model, q)(X).argmax(-1) != p).float().mean()) for q in qtypes}
     return AuditResult(dis, threshold, any(v > threshold for v in dis.values()))
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #7df759c4
+# %% ../../nbs/45_privacy.quant_gap.ipynb #47e44b31
 def _mlp(seed): 
     g = torch_generator(seed)
     with local_seed(seed): m = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
@@ -170,7 +187,7 @@ def _fit(m, X, y, steps, lr, box=None, seed=0):
     for p in m.parameters(): p.requires_grad_(True)
     return m
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #58cdd21a
+# %% ../../nbs/45_privacy.quant_gap.ipynb #f8833031
 @dataclass(repr=False)
 class AttackResult(Result):
     "The toy attack's four models and their accuracies, full precision and quantized."
@@ -204,10 +221,10 @@ def quant_gap_attack(steps:int=300, # training steps per phase
     models = dict(clean=clean, malicious=mal, repaired=rep, unconstrained=free)
     return AttackResult({k: ev(m) + ev(quantize_model(m, qtype)) for k, m in models.items()}, same, models, X)
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #bf6e74c7
+# %% ../../nbs/45_privacy.quant_gap.ipynb #3be12eb5
 from ..repro import claim
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #79ac1286
+# %% ../../nbs/45_privacy.quant_gap.ipynb #6c559372
 @claim('quant_gap', 'Egashira et al., Mind the Gap: A Practical Attack on GGUF Quantization, ICML 2025',
        'a box-constrained repair keeps a model malicious only after Q4_0 quantization; a disagreement audit flags it and not a normally trained model',
        'Q4_0-vs-full-precision disagreement rate on digits (method: attacked model, baseline: normally trained)',
