@@ -106,3 +106,16 @@ def test_sgcrl_unfitted_raises_not_fitted(method, arg):
     for agent in (SGCRLAgent(), TabularQAgent()):
         if not hasattr(agent, method): continue
         with pytest.raises(NotFittedError): getattr(agent, method)(value)
+
+# --- TriWave: a target's scale does not change how well it is fitted (standardised target, least-squares readout) ------
+@settings(max_examples=8, **SETTINGS)
+@given(seed=seed_st, log_scale=st.floats(-3, 3))
+def test_triwave_fit_is_scale_invariant(seed, log_scale):
+    from trustnb.learn.relu_regions import TriangleWaveNet, fit_1d
+    a, b, c, p, m = np.random.default_rng(seed).uniform([0.2, 0.5, 0.2, 2, -1], [1, 3, 1, 4, 1])   # a random convex target
+    tgt = lambda x: a * torch.exp(b * x) + c * x ** p + m * x; sc = 10.0 ** log_scale
+    xs = torch.linspace(0, 1, 1024, dtype=torch.float64); v = float(tgt(xs).var())
+    base = fit_1d(TriangleWaveNet(4), tgt, 150).mse / v
+    scaled = fit_1d(TriangleWaveNet(4), lambda x: sc * tgt(x), 150).mse / (sc * sc * v)
+    assert abs(scaled - base) <= 1e-6 * base + 1e-15, (base, scaled)
+    assert base < 1e-2  # and the fit is good, not equally bad at every scale

@@ -13,7 +13,7 @@ CASES = [
     Case(DAP.zo_sgd, dict(f=_f, x0=_x, estimator=DAP.TwoPointEstimator('sphere'), lr=0.05, max_iter=5, seed=0),
          kinds=dict(lr='positive', max_iter='count'), skip=('f',)),  # f: any callable objective
     Case(DAP.quadratic, dict(d=4, cond=10.0, seed=0), kinds=dict(d='count', cond='positive'), then=lambda r: (r(np.ones(4)), r.grad(np.ones(4)))),
-    Case(DAP.estimator_table, dict(d=4, n_draws=20, delta=1e-4, seed=0), kinds=dict(d='count', n_draws='count', delta='positive')),
+    Case(DAP.estimator_table, dict(d=4, n_draws=20, delta=1e-4, seed=0, dap_direction='random'), kinds=dict(d='count', n_draws='count', delta='positive')),
     Case(DAP.zo_sgd_experiment, dict(d=3, max_iter=3, lr=1e-3, n_seeds=1, seed=0), kinds=dict(d='count', max_iter='count', lr='positive', n_seeds='count', seed='nonneg')),
 ]
 EXEMPT = {
