@@ -3,7 +3,7 @@ calibration's choice rule, on generated inputs (hypothesis). Each test failed on
 
 - `instruction_vector` read an attention mask that was not 0/1 (it truncated 0.5 to 0 and 2 to 2 real tokens' worth of weight);
 - `steer_direction` with a `positions` mask wider than the prompt took the prompt for an incremental decoding step and steered every
-  position (or none), and one narrower than the prompt treated the rest of the prompt as generated tokens;
+  position (or none);
 - `actor.ablate_direction` with a vector of another width reached torch's matmul with a raw RuntimeError;
 - `calibrate` chose, among equally compliant cells, the smaller strength even when another cell damaged the content less.
 (`intervene_site` with `add_vector` of another width is tested in test_hf_architectures.py; attention-edge ablation on every decoder
@@ -38,12 +38,12 @@ def test_instruction_vector_refuses_a_mask_that_is_not_0_1(row, col, value, whic
     with pytest.raises(ValueError, match=f'`{which}`: attention_mask must hold only 0 and 1'): ST.instruction_vector(_M, **kw)
 
 @SETTINGS
-@given(extra=st.integers(-4, 6).filter(lambda e: e != 0), generated=st.booleans(), n_layers=st.sampled_from([(0,), (0, 1)]))
-def test_steer_direction_refuses_positions_of_another_width(extra, generated, n_layers):
-    d = SR.contrastive_direction(_M, _QI, _Q, 1); T_ = _QI.shape[1]
-    P = torch.zeros(len(_QI), max(1, T_ + extra), dtype=torch.bool); P[:, -1] = True
+@given(extra=st.integers(1, 8), generated=st.booleans(), n_layers=st.sampled_from([(0,), (0, 1)]), cut=st.integers(0, 4))
+def test_steer_direction_refuses_positions_wider_than_the_prompt(extra, generated, n_layers, cut):
+    d = SR.contrastive_direction(_M, _QI, _Q, 1); ids = _QI[:, :_QI.shape[1] - cut]; T_ = ids.shape[1]
+    P = torch.zeros(len(ids), T_ + extra, dtype=torch.bool); P[:, -1] = True
     with pytest.raises(ValueError, match=f'`positions` covers {P.shape[1]} positions but the prompt run under it has {T_}'):
-        with SR.steer_direction(_M, d, 2.0, n_layers, positions=P, generated=generated): _M(_QI)
+        with SR.steer_direction(_M, d, 2.0, n_layers, positions=P, generated=generated): _M(ids)
     assert _clean(_M)
 
 def test_steer_direction_positions_still_follow_generation():
@@ -99,3 +99,16 @@ def test_calibrate_prefers_the_least_damaging_of_equally_compliant_cells(C, D):
     best = C[F].max(); tied = F & (C == best)
     assert F[i, j] and C[i, j] == best and D[i, j] == D[tied].min(), (C, D, (i, j))
     assert _clean(_M)
+
+# ---- the relational bad inputs listed in the chapter's contract cases ---------------------------------------------------------
+import importlib, sys
+from pathlib import Path
+sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parent / 'cases')]
+_REL = [(f, r) for f in ('internals_steering', 'internals_selfrec', 'internals_actor', 'internals_iclcircuit')
+        for r in getattr(importlib.import_module(f'cases.{f}'), 'RELATIONAL', [])]
+
+@pytest.mark.parametrize('fam,case', _REL, ids=[f'{f}:{r[0]}' for f, r in _REL])
+def test_relational_bad_inputs_name_the_argument(fam, case):
+    _, call, match = case
+    with pytest.raises((ValueError, TypeError)) as e: call()
+    assert match in str(e.value), str(e.value)

@@ -44,3 +44,11 @@ EXEMPT = {
     'trustnb.internals.actor.ActorReport': 'the record actor_experiment returns (covered through it)',
     'trustnb.internals.actor.actor_claim': 'the registered reproduction (runs actor_experiment at full size, covered above; ~10 s)',
 }
+
+# bad inputs that are wrong only in relation to another argument (issue 24): (id, a call that must raise, what the message names)
+def _ablated(v):
+    with A.ablate_direction(_m, v): _m(_ids)
+RELATIONAL = [
+    ('ablate_direction: vector of another width', lambda: _ablated(torch.ones(5)), '`direction` has width 5'),
+    ('actor_targets: kinds of another length', lambda: A.actor_targets(_m, _ids, _kinds[:5], _rd, _mask), '`kinds`'),
+]

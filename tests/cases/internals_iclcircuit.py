@@ -66,3 +66,16 @@ EXEMPT = {
     'trustnb.internals.icl_circuit.icl_circuit_experiment': 'trains icl_lm(seed) (~60 s uncached) before measuring; its arguments are checked first (check_int); run by the notebook',
     'trustnb.internals.icl_circuit.icl_circuit_claim': 'the registered reproduction (runs icl_circuit_experiment at its defaults)',
 }
+
+# bad inputs that are wrong only in relation to another argument (issue 24): (id, a call that must raise, what the message names)
+def _bloom_cut():
+    import transformers as T
+    with local_seed(0): b = T.BloomForCausalLM(T.BloomConfig(vocab_size=12, hidden_size=8, n_layer=2, n_head=2)).eval()
+    with IC.remove_edges(b, {0: _E[0]}): b(_ids)
+def _wide_cut():
+    with IC.remove_edges(_m, {0: torch.zeros(4, 12, 12, dtype=torch.bool)}): _m(_ids)
+RELATIONAL = [
+    ('remove_edges: a model whose attention bypasses AttentionInterface', _bloom_cut, "does not compute its attention through transformers' AttentionInterface"),
+    ('remove_edges: edges of another sequence length', _wide_cut, '`edges` of layer 0 have shape'),
+    ('accuracy: targets of another length', lambda: _P.accuracy(_ids, _tg[:2]), '`targets`'),
+]

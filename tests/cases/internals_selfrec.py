@@ -57,3 +57,13 @@ EXEMPT = {
     'trustnb.internals.self_recognition.selfrec_experiment': 'the reproduction (trains the toy); its argument checks are bad-input cells in the notebook',
     'trustnb.internals.self_recognition.self_recognition_claim': 'the registered reproduction (runs selfrec_experiment)',
 }
+
+# bad inputs that are wrong only in relation to another argument (issue 24): (id, a call that must raise, what the message names)
+def _steered(P):
+    with SR.steer_direction(_m, _d, 1.0, positions=P): _m(_p)
+RELATIONAL = [
+    ('steer_direction: positions wider than the prompt', lambda: _steered(torch.ones(4, 8, dtype=torch.bool)), '`positions` covers 8 positions'),
+    ('steer_direction: positions for another batch', lambda: _steered(torch.ones(3, 5, dtype=torch.bool)), '`positions` has 3 rows'),
+    ('ablate_direction: direction of another width', lambda: SR.ablate_direction(_m, torch.ones(5), (0,)), '`direction` has width 5'),
+    ('authorship_eval: labels of another length', lambda: SR.authorship_eval(_m, _p, _y[:3], 5, 6), '`labels`'),
+]

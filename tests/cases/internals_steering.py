@@ -43,3 +43,12 @@ EXEMPT = {
     'trustnb.internals.steering.steering_experiment': 'the reproduction on the cached toy LM (~10 s); runs every covered function',
     'trustnb.internals.steering.steering_claim': 'the registered reproduction (runs steering_experiment)',
 }
+
+# bad inputs that are wrong only in relation to another argument (issue 24): (id, a call that must raise, what the message names)
+def _halfmask(): m = torch.ones_like(_qi, dtype=torch.float); m[0, 0] = 0.5; return m
+RELATIONAL = [
+    ('instruction_vector: attention mask not 0/1', lambda: ST.instruction_vector(_m, (_qi, _halfmask()), _q), '`inputs_with`: attention_mask must hold only 0 and 1'),
+    ('instruction_vector: mask of another shape', lambda: ST.instruction_vector(_m, _qi, (_q, torch.ones(4, 3))), '`inputs_without`: attention_mask shape'),
+    ('instruction_vector: prompt counts differ', lambda: ST.instruction_vector(_m, _qi, _q[:3]), '`inputs_without` must hold as many prompts'),
+    ('Steerer: vector of another width', lambda: ST.Steerer(T.GPT2LMHeadModel(T.GPT2Config(vocab_size=20, n_embd=12, n_layer=2, n_head=2, n_positions=12)), _v), 'width'),
+]
