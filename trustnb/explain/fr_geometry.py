@@ -384,10 +384,10 @@ def _assertions(r:dict, b:str='B')->dict:
                 energy_B=float(B.loc['contrast', 'energy']), cka_A=float(A.loc['contrast', 'cka']), cka_B=float(B.loc['contrast', 'cka']),
                 A1=bool(drop >= 0.4 and abs(rot) < 0.2), A2=bool(B.loc['contrast', 'ks'] < A.loc['contrast', 'ks']))
 
-# %% ../../nbs/37_explain.fr_geometry.ipynb #4b668889
+# %% ../../nbs/37_explain.fr_geometry.ipynb #3cad909c
 @claim('fr_geometry', paper='Leroy, Mastropietro, Nurisso, Vaccarino, Attributes Shape the Embedding Space of Face Recognition Models, ICML 2025 (arXiv 2507.11372)',
        claim='On a toy digit-recognition embedder, a contrast-augmented fine-tune cuts the mean contrast field norm by >= 40% while the rotation field norm changes < 20% (A1), and lowers the macroscale high/low-contrast KS statistic (A2)',
-       metric='mean norm of the contrast vector field e(c=1.25) - e(c=0.75) over all digits (lower = more contrast-invariant): model B (method) vs model A (baseline)',
+       metric='mean norm of the contrast vector field e(c=1.25) - e(c=0.75) over all digits (lower is better: less contrast-sensitive): model B (method) vs model A (baseline)',
        baseline='model A, the same embedder before the fine-tune (the plain fine-tune without augmentation and linear CKA also reported)',
        control='the plain fine-tune (the same five epochs at the same learning rate, no contrast augmentation) in the place of model B')
 def fr_geometry_claim(seed:int=0, # page seed: trains (or loads) model A, B and the plain fine-tune from it, and draws the macroscale split
