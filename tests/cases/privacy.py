@@ -25,7 +25,7 @@ CASES = [
     Case(_G.guarantee, dict(delta=1e-5, method='pld', neighboring='add_remove'), kinds=dict(delta='prob'), id='Mechanism.guarantee'),
     Case(A.LaplaceMechanism, dict(scale=2.0, sensitivity=1.0), kinds=dict(scale='positive', sensitivity='positive'), then=lambda m: m(np.zeros(3), seed=0)),
     Case(_LAP.__call__, dict(x=np.zeros(3), seed=0), kinds=_SEED, legal=_LEGAL_X, id='LaplaceMechanism.__call__'),
-    Case(A.Accountant, dict(method='pld', neighboring='add_remove', discretization=1e-2), kinds=dict(discretization='positive'),
+    Case(A.Accountant, dict(method='pld', neighboring='add_remove', discretization=1e-2, max_grid_points=100_000), kinds=dict(discretization='positive', max_grid_points='count'),
          then=lambda a: a.step(_G, 0.1, 3).get_epsilon(1e-5)),
     Case(A.Accountant, dict(method='rdp', neighboring='replace', orders=np.array([2., 4., 8.])), then=lambda a: a.step(_G, 1.0, 3).get_epsilon(1e-5),
          id='Accountant(rdp, orders)'),
@@ -45,7 +45,8 @@ CASES = [
          kinds=dict(delta='prob', hi='positive')),
     Case(A.delta_poisson_gaussian_mc, dict(noise_multiplier=1.0, sampling_rate=0.1, steps=2, epsilon=1.0, n_mc=200, seed=0),
          kinds=dict(noise_multiplier='positive', sampling_rate='prob', steps='count', epsilon='positive', n_mc='count', **_SEED)),
-    Case(A.parity_claim, dict(delta=1e-5), kinds=dict(delta='prob')),
+    Case(A.parity_claim, dict(seed=0, sham=False, n_settings=1, delta=1e-5, discretization=1e-2),
+         kinds=dict(seed='nonneg', n_settings='count', delta='prob', discretization='positive')),
 ]
 ESTIMATORS = []
 EXEMPT = {'trustnb.privacy.accounting.Mechanism': 'abstract base class (interface only); every concrete mechanism (Gaussian, Laplace, label RR) is covered'}
@@ -73,7 +74,7 @@ CASES += [
     Case(L.simulate_binary, dict(n=20, beta=_B, link='logit', seed=0), kinds=dict(n='count', **_SEED)),
     Case(L.coverage_experiment, dict(n=60, reps=2, epsilon=1.0, delta=0.0, beta=_B, link='logit', alpha=0.05, seed=0),
          kinds=dict(n='count', reps='count', epsilon='positive', delta='prob', alpha='prob', **_SEED)),
-    Case(L.label_dp_claim, dict(reps=2, n=60, epsilon=1.0, seed=0), kinds=dict(reps='count', n='count', epsilon='positive', **_SEED)),
+    Case(L.label_dp_claim, dict(seed=0, sham=False, reps=2, n=60, epsilon=1.0), kinds=dict(reps='count', n='count', epsilon='positive', **_SEED)),
     Case(L.credit_experiment, dict(epsilon=1.0, reps=1, seed=0), kinds=dict(epsilon='positive', reps='count', **_SEED)),
 ]
 ESTIMATORS += [Est(make=lambda: L.RRBinaryRegression(mechanism=_RR), fit_args=lambda: ((_XL, _yT), {}), methods=('predict', 'predict_proba'),
@@ -101,7 +102,7 @@ CASES += [
     Case(B.dp_sgd_digits, dict(sampler='balanced', noise_multiplier=0.8, epochs=1, steps_per_epoch=2, lr=2.0, clip=1.0, seed=0),
          kinds=dict(noise_multiplier='positive', epochs='count', steps_per_epoch='count', lr='positive', clip='positive', **_SEED)),
 ]
-EXEMPT['trustnb.privacy.balanced_subsampling.balanced_claim'] = 'the registered reproduction: balanced_vs_poisson (covered above) on the paper grid (T=100, four noise levels); its n_mc/seed go to BalancedAccountant (covered)'
+EXEMPT['trustnb.privacy.balanced_subsampling.balanced_claim'] = 'the registered reproduction: epsilon_balanced and epsilon_poisson_gaussian (covered) at a drawn T and three drawn noise levels; seed/n_mc validated up front'
 
 # --- DP federated learning -----------------------------------------------------------------------------------------
 _P = D.make_federated_logreg(n_clients=2, n_per_client=20, d=3, seed=0)
@@ -109,7 +110,8 @@ CASES += [
     Case(D.chain_sensitivity, dict(beta=0.5, K=3), kinds=dict(beta='prob', K='count')),
     Case(D.chain_variance, dict(beta=0.5, K=3), kinds=dict(beta='prob', K='count')),
     Case(D.optimal_beta, dict(K=3, grid=11), kinds=dict(K='count', grid='count')),
-    Case(D.dp_fl_epsilon, dict(sigma=1.0, sensitivity=0.2, delta=1e-5, method='pld'), kinds=dict(sigma='positive', sensitivity='positive', delta='prob')),
+    Case(D.dp_fl_epsilon, dict(sigma=1.0, sensitivity=0.2, delta=1e-5, method='pld', discretization=1e-3),
+         kinds=dict(sigma='positive', sensitivity='positive', delta='prob', discretization='positive')),
     Case(D.FederatedProblem, dict(Xs=_P.Xs, ys=_P.ys, weight_decay=1e-3, F_star=0.5), kinds=dict(weight_decay='nonneg'), then=lambda p: p.loss(np.zeros(3))),
     Case(_P.loss, dict(w=np.zeros(3)), id='FederatedProblem.loss'),
     Case(D.make_federated_logreg, dict(n_clients=2, n_per_client=20, d=3, het=1.0, weight_decay=1e-3, seed=0),
@@ -119,5 +121,5 @@ CASES += [
 ]
 EXEMPT.update({
     'trustnb.privacy.dp_fl.calibrate_sigma': 'deprecated alias (one release) of gaussian_noise_multiplier(epsilon, delta) * sensitivity, both covered; it warns',
-    'trustnb.privacy.dp_fl.dp_fl_claim': 'the registered reproduction: run_dp_fl (covered above) over 4 schemes x 5 seeds x 300 rounds; its epsilon/T are validated up front',
+    'trustnb.privacy.dp_fl.dp_fl_claim': 'the registered reproduction: run_dp_fl (covered above) over 4 schemes x 5 runs x 300 rounds on a drawn problem; its seed/epsilon/T/n_runs are validated up front',
 })

@@ -44,7 +44,7 @@ ESTIMATORS = [Est(make=lambda: C.NoisyFinetuneUnlearner(T=2, finetune_steps=2, t
                   methods=('predict', 'predict_proba'), compare='predict_proba')]
 EXEMPT = {
     'trustnb.unlearn.certified.calibrate_sigma': 'deprecated alias (one release) of NoisyFinetuneUnlearner.noise_scale / gaussian_noise_multiplier, both covered; it warns',
-    'trustnb.unlearn.certified.certified_claim': 'the registered reproduction: NoisyFinetuneUnlearner, output_perturbation, mia_auc (covered) on digits x 3 seeds; epsilon/delta/seeds validated up front',
+    'trustnb.unlearn.certified.certified_claim': 'the registered reproduction: NoisyFinetuneUnlearner, output_perturbation, mia_auc (covered) on 3 drawn digit splits; seed/epsilon/delta/n_runs validated up front',
 }
 
 # --- ERASE ---------------------------------------------------------------------------------------------------------

@@ -224,15 +224,23 @@ def quant_gap_attack(steps:int=300, # training steps per phase
 # %% ../../nbs/45_privacy.quant_gap.ipynb #3be12eb5
 from ..repro import claim
 
-# %% ../../nbs/45_privacy.quant_gap.ipynb #6c559372
+# %% ../../nbs/45_privacy.quant_gap.ipynb #5110846a
 @claim('quant_gap', 'Egashira et al., Mind the Gap: A Practical Attack on GGUF Quantization, ICML 2025',
-       'a box-constrained repair keeps a model malicious only after Q4_0 quantization; a disagreement audit flags it and not a normally trained model',
+       'on a drawn digit pair (source -> target) and seed, a box-constrained repair leaves the backdoored model benign in full precision '
+       '(attack success <= 0.2) and malicious after Q4_0 quantization (>= 0.7); a disagreement audit flags it and not a normally trained model',
        'Q4_0-vs-full-precision disagreement rate on digits (method: attacked model, baseline: normally trained)',
-       'the same audit on a normally trained MLP')
-def quant_gap_claim(steps:int=300, # training steps per phase
-                    seed:int=0, # seed
+       'the same audit on a normally trained MLP',
+       control='the same repair without the quantization box (unconstrained fine-tuning on clean data)')
+def quant_gap_claim(seed:int=0, # draws the digit pair and seeds init and minibatches
+                    sham:bool=False, # negative control: repair without the box
+                    steps:int=300, # training steps per phase
                    )->dict:
-    "Audit the attacked and the normally trained toy model."
-    r = quant_gap_attack(steps=steps, seed=seed)
-    a = quant_gap_audit(r.models['repaired'], r.X, ['Q4_0']); b = quant_gap_audit(r.models['clean'], r.X, ['Q4_0'])
-    return dict(method=a.disagreement['Q4_0'], baseline=b.disagreement['Q4_0'], holds=a.flagged and not b.flagged)
+    "Attack on a drawn digit pair; audit the repaired and the normally trained toy model."
+    rng = np.random.default_rng(check_int(seed, 'seed', lo=0)); source, target = (int(c) for c in rng.choice(10, 2, replace=False))
+    r = quant_gap_attack(steps=steps, source=source, target=target, seed=int(rng.integers(2**31)))
+    name = 'unconstrained' if sham else 'repaired'; acc_fp, att_fp, acc_q, att_q = r.rows[name]
+    a = quant_gap_audit(r.models[name], r.X, ['Q4_0']); b = quant_gap_audit(r.models['clean'], r.X, ['Q4_0'])
+    holds = att_fp <= 0.2 and att_q >= 0.7 and a.flagged and not b.flagged
+    return dict(method=a.disagreement['Q4_0'], baseline=b.disagreement['Q4_0'], holds=bool(holds), source=source, target=target,
+                attack_fp=att_fp, attack_q4_0=att_q, acc_fp=acc_fp, acc_q4_0=acc_q, bit_identical=r.bit_identical,
+                attack_malicious=r.rows['malicious'][1])
