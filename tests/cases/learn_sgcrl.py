@@ -22,8 +22,8 @@ CASES = [
     Case(SG.TabularQAgent, dict(lr=0.5, gamma=0.9, explore_prob=0.1, q_init=0.0, seed=0), kinds=dict(lr='positive', gamma='prob', explore_prob='prob'),
          legal=dict(q_init=()), then=lambda a: a.fit(_env(), 2).history_.successes),
     Case(SG.success_rate, dict(agent=_fitted, env=_env(), n_episodes=2, explore_prob=0.5, seed=0), kinds=dict(n_episodes='count', explore_prob='prob')),
-    Case(SG.maze_experiment, dict(size=4, n_mazes=1, n_episodes=2, wall_density=0.1, seed=0),
-         kinds=dict(size='count', n_mazes='count', n_episodes='count', wall_density='prob', seed='nonneg'), then=lambda r: r['shortest_paths']),
+    Case(SG.maze_experiment, dict(size=4, n_mazes=1, n_episodes=2, wall_density=0.1, seed=0, agents=dict(q=lambda s: SG.TabularQAgent(q_init=1.0, seed=s))),
+         kinds=dict(size='count', n_mazes='count', n_episodes='count', wall_density='prob', seed='nonneg'), skip=('agents',), then=lambda r: r['shortest_paths']),  # agents: factories
 ]
 ESTIMATORS = [
     Est(lambda: SG.SGCRLAgent(repr_dim=4, hidden=8, batch_size=8, updates_per_episode=1, n_random_episodes=1, seed=0), lambda: ((_env(),), dict(n_episodes=2)),
