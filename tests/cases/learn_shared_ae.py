@@ -26,7 +26,7 @@ CASES = [
     Case(_FITTED.transform, dict(X1=_D.X1, X2=_D.X2), id='trustnb.learn.shared_ae.SharedAE.transform'),
     Case(SA.kernel_cca, dict(X1=_D.X1, X2=_D.X2, n_components=2, n_train=40, n_features=10, reg_coeff=1e-3, seed=0),
          kinds=dict(n_components='count', n_train='count', n_features='count', reg_coeff='positive')),
-    Case(SA.separation_experiment, dict(n=40, d1=4, d2=3, gain=2.0, max_iter=1, methods=('shared_ae', 'cca'), seed=0),
+    Case(SA.separation_experiment, dict(n=40, d1=4, d2=3, gain=2.0, max_iter=1, methods=('paper', 'ours', 'cca'), seed=0),
          kinds=dict(n='count', d1='count', d2='count', gain='positive', max_iter='count', seed='nonneg')),
 ]
 ESTIMATORS = [
