@@ -33,7 +33,7 @@ def test_large_lr_is_refused_or_harmless(seed, d, C, hidden, lr, rho, weight_dec
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
-            est = FlatValidationInfluence(lr=lr, rho=rho, steps=40, weight_decay=weight_decay, damping=1e-3).fit(m, Xt, yt, Xv, yv)
+            est = FlatValidationInfluence(lr=lr, rho=rho, steps=40, weight_decay=weight_decay).fit(m, Xt, yt, Xv, yv)
     except ValueError as e:
         assert '`lr`' in str(e), str(e)
         return
