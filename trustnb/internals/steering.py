@@ -441,16 +441,16 @@ def steering_experiment(lm=None, # a `ToyLM` on `CopyTransform` (None: `toy_lm('
              with_up_subtracted=sc([c_up.vector.configure(mode='subtract')], T.with_instruction, ('<UP>',)))
     return dict(scores=r, calibration_up=c_up, calibration_rev=c_rev, **out)
 
-# %% ../../nbs/21_internals.steering.ipynb #c3536783
+# %% ../../nbs/21_internals.steering.ipynb #2521b1bc
 def _steering_parts(s):
     "The claim's parts on one run's scores (False where the calibration found no cell within the guard)."
     ok = 'steered' in s
     return dict(steers=ok and s['no_steering']['upper'] <= 0.05 and s['steered']['upper'] >= 0.8 and s['steered']['content'] >= 0.9,
                 composes=ok and s['rev_prompt_up_steered']['compliance'] >= 0.8,
-                subtracts=ok and s['with_up']['upper'] - s['with_up_subtracted']['upper'] >= 0.5)
+                subtracts=ok and s['with_up']['upper'] - s['with_up_subtracted']['upper'] >= 0.5 and s['with_up_subtracted']['content'] >= 0.9)
 
 @claim('instruction_steering', paper='Stolfo, Balachandran, Yousefi, Horvitz & Nushi, Improving Instruction-Following in Language Models through Activation Steering, ICLR 2025 (arXiv 2410.12877)',
-       claim='On a 2-layer toy GPT-2 copy model (trained per seed), the calibrated <UP> vector lifts upper-case compliance without the instruction from <= 5% to >= 80% with content accuracy >= 90%, composes with a prompted <REV> (>= 80% joint), and subtracting it when <UP> is present cuts compliance by >= 50 points (the spec also hoped that <UP> + <REV> VECTORS give >= 60% joint compliance: not reproduced, the <REV> vector does not reverse)',
+       claim='On a 2-layer toy GPT-2 copy model (trained per seed), the calibrated <UP> vector lifts upper-case compliance without the instruction from <= 5% to >= 80% with content accuracy >= 90%, composes with a prompted <REV> (>= 80% joint), and subtracting it when <UP> is present cuts compliance by >= 50 points with content accuracy >= 90% (the spec also hoped that <UP> + <REV> VECTORS give >= 60% joint compliance: not reproduced, the <REV> vector does not reverse)',
        metric='upper-case compliance on prompts without <UP> (higher is better): calibrated steering (method) vs no steering (baseline)',
        baseline='no steering; prompting with the instruction token and the fixed-layer library default (middle layer, strength 1) also reported',
        control='every instruction vector replaced by a random direction of the same norm at each layer, calibrated and scored the same way')
