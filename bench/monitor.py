@@ -1,11 +1,12 @@
 """Benchmark: trustnb.monitor (chapter 7) against the anchor libraries, in one run.
 
 Run: `python bench/monitor.py [--quick] [--json out.json]`.
-1. OOD (DCC): trustnb's `DynamicCovarianceOOD` (Sherman–Morrison, guarded) vs pytorch-ood's `Mahalanobis`
-   (`fit_features`/`predict_features`) on the *same* features, plus our static-covariance ablation, our Mahalanobis and
-   the released DCC algorithm (a per-sample explicit inverse, re-implemented here). Reports AUROC on digits splits
-   (ID 0-4; near OOD 5-9; far OOD uniform noise; 128-d penultimate features of a wider MLP), NaN counts, time per
-   1,000 inputs on synthetic 512-d features, and time ratios.
+1. OOD (DCC), `bench_ood_anchors`: DCC (the released update, and 'psd') and the static metric against pytorch-ood's
+   `Mahalanobis` (raw and l2-normalized features) and `ViM` (d = D/2, the trained head) on the *same* features: the
+   claim's tasks (`ood_splits`: digits 0-4 vs 5-9 / uniform noise, credit_data Job subgroups / permuted columns) in the
+   claim's geometry (32-d features, k=16) and the paper's smallest (WRN: 128-d, k=50). AUROC, ratios DCC/anchor, parity
+   with the released per-sample-inverse algorithm (re-implemented here) and with our own Mahalanobis/ViM.
+   `bench_ood_timing`: time per 1,000 inputs on synthetic 512-d features, and time ratios.
 2. CAPA: trustnb's vectorised `capa` vs `lm-sim`'s reference loop (10 models, 1e5 four-option questions): max |diff|,
    time for the 10x10 matrix and the ratio.
 
@@ -16,7 +17,7 @@ so that the pure-torch detectors import, and say so. lm-sim is optional too.
 import argparse, json, sys, time, types, warnings, importlib.abc, importlib.machinery
 import numpy as np
 import torch
-from trustnb.monitor.ood_dcc import DynamicCovarianceOOD, Mahalanobis, ood_auroc, _mlp_features, _l2n
+from trustnb.monitor.ood_dcc import DynamicCovarianceOOD, Mahalanobis, ViM, ood_auroc, ood_splits, _l2n
 from trustnb.monitor.capa import capa, simulate_pair
 
 def _timed(f):
@@ -60,32 +61,73 @@ def official_dcc(det, feats):
         out.append(-torch.sqrt(torch.einsum('bi,ij,bj->b', d, pm, d)).min().item())
     return np.array(out)
 
-def bench_ood(quick=False, seeds=3, residual_dim=64):
-    "AUROC of every detector on wider digits features, and time per 1,000 inputs on synthetic 512-d features."
-    PM, pm_name = load_pytorch_ood(); rows = []
-    for s in range(1 if quick else seeds):
-        from trustnb import data
-        d = data.load_digits(); rng = np.random.default_rng(s); idx = rng.permutation(len(d.X)); ids = idx[d.y[idx] < 5]
-        tr, te = ids[:int(.7 * len(ids))], ids[int(.7 * len(ids)):]
-        feat, _, _ = _mlp_features(d.X, d.y, tr, s, hidden=(256, 128), epochs=25)
-        ftr, fid = feat(d.X[tr]), feat(d.X[te]); ood = {'near': feat(d.X[idx[d.y[idx] >= 5]]), 'far': feat(rng.uniform(0, 1, (500, 64)))}
-        dets = {'DCC (ours)': DynamicCovarianceOOD(residual_dim=residual_dim).fit(ftr, d.y[tr]),
-                'static covariance (ours)': DynamicCovarianceOOD(residual_dim=residual_dim, update='none').fit(ftr, d.y[tr]),
-                'Mahalanobis (ours)': Mahalanobis().fit(ftr, d.y[tr])}
-        scorers = {k: v.score_samples for k, v in dets.items()}
-        scorers['DCC (released algorithm)'] = lambda f, det=dets['DCC (ours)']: official_dcc(det, f)
-        if PM is not None:
-            pm = PM(None); pm.fit_features(torch.as_tensor(ftr, dtype=torch.float32), torch.as_tensor(d.y[tr]))
-            scorers[f'Mahalanobis ({pm_name})'] = lambda f, pm=pm: -pm.predict_features(torch.as_tensor(f, dtype=torch.float32)).numpy()
-        for k, sc in scorers.items():
-            si = sc(fid)
-            for o, fo in ood.items():
-                so = sc(fo); nan = int(np.isnan(si).sum() + np.isnan(so).sum())
-                rows.append(dict(seed=s, detector=k, ood=o, auroc=ood_auroc(np.nan_to_num(si, nan=-1e9), np.nan_to_num(so, nan=-1e9)), nan=nan))
+def load_pytorch_ood_vim():
+    "pytorch-ood's ViM class (after `load_pytorch_ood` succeeded), or None."
+    try:
+        from pytorch_ood.detector import ViM as V; return V
+    except Exception as e:
+        print(f'pytorch-ood ViM could not be imported ({e!r})'); return None
+
+GEOMETRIES = (('claim: 32-d features, k=16', (64, 32), 16), ('paper WRN: 128-d features, k=50', (256, 128), 50))
+
+def bench_ood_anchors(quick=False, n_tasks=(5, 3), geometries=GEOMETRIES):
+    """AUROC of DCC (the released update and 'psd') and the static metric against pytorch-ood's Mahalanobis and ViM on the same
+    features, as ratios. Tasks are the claim's (`ood_splits(name, i)`, i < n_tasks: the page seed's tasks) in the claim's geometry
+    (32-d, k=16) and in the paper's smallest one (WRN: 128-d features, residual dim 50). pytorch-ood's Mahalanobis runs on the raw
+    features (Lee et al.) and on the l2-normalized features DCC sees; its ViM uses d = D/2 (ViM's rule for small D, and
+    pytorch-ood's fallback), with the trained head. Parity columns: |AUROC| difference to our Mahalanobis / static / ViM."""
     import pandas as pd
-    auc = pd.DataFrame(rows).groupby(['detector', 'ood']).agg(auroc=('auroc', 'mean'), nan=('nan', 'sum')).unstack('ood')
-    print(auc.round(4).to_string())
-    # timing on synthetic features of backbone size
+    PM, pm_name = load_pytorch_ood(); PV = load_pytorch_ood_vim() if PM is not None else None
+    T = lambda a: torch.as_tensor(np.asarray(a), dtype=torch.float32)
+    rows = []
+    for (label, hidden, k), nt in zip(geometries, n_tasks):
+        for name in ('digits', 'credit'):
+            for s in range(1 if quick else nt):
+                sp = ood_splits(name, s, hidden=hidden); ftr, y = sp['ftr'], sp['ytr']; D = ftr.shape[1]
+                dcc = DynamicCovarianceOOD(residual_dim=k).fit(ftr, y)
+                sc = {'DCC (released update)': dcc.score_samples, 'DCC (released algorithm)': lambda f, det=dcc: official_dcc(det, f),
+                      "DCC ('psd')": DynamicCovarianceOOD(residual_dim=k, update='psd').fit(ftr, y).score_samples,
+                      'static (ours, l2)': DynamicCovarianceOOD(residual_dim=k, update='none').fit(ftr, y).score_samples,
+                      'Mahalanobis (ours, raw)': Mahalanobis().fit(ftr, y).score_samples,
+                      'ViM (ours, d=D/2)': ViM(principal_dim=D // 2).fit(ftr, W=sp['W'], b=sp['b']).score_samples}
+                if PM is not None:
+                    m_raw = PM(None).fit_features(T(ftr), torch.as_tensor(y)); m_l2 = PM(None).fit_features(T(_l2n(ftr)), torch.as_tensor(y))
+                    sc['pytorch-ood Mahalanobis (raw)'] = lambda f, m=m_raw: -m.predict_features(T(f)).numpy()
+                    sc['pytorch-ood Mahalanobis (l2)'] = lambda f, m=m_l2: -m.predict_features(T(_l2n(f))).numpy()
+                if PV is not None:
+                    v = PV(None, d=D // 2, w=T(sp['W']), b=T(sp['b'])).fit_features(T(ftr), torch.as_tensor(y))
+                    sc['pytorch-ood ViM (d=D/2)'] = lambda f, v=v: -v.predict_features(T(f)).numpy()
+                with warnings.catch_warnings():
+                    warnings.simplefilter('ignore')
+                    for det, f in sc.items():
+                        si = np.asarray(f(sp['fid']), np.float64)
+                        for o, fo in sp['ood'].items():
+                            so = np.asarray(f(fo), np.float64); nan = int(np.isnan(si).sum() + np.isnan(so).sum())
+                            rows.append(dict(geometry=label, split=f'{name}/{o}', task=s, detector=det, nan=nan,
+                                             auroc=ood_auroc(np.nan_to_num(si, nan=-np.inf), np.nan_to_num(so, nan=-np.inf))))
+    raw = pd.DataFrame(rows); n_nan = raw.groupby('detector').nan.sum(); n_nan = n_nan[n_nan > 0]
+    df = raw.groupby(['geometry', 'split', 'detector']).auroc.mean().unstack('detector')
+    for g in df.index.get_level_values(0).unique(): df.loc[(g, 'mean'), :] = df.loc[g].mean()
+    df = df.sort_index()
+    dcc = df['DCC (released update)']; out = df.copy()
+    refs = [c for c in df.columns if c.startswith('pytorch-ood')] or ['Mahalanobis (ours, raw)', 'ViM (ours, d=D/2)']
+    for c in ['static (ours, l2)', *refs]: out[f'DCC / {c}'] = dcc / df[c]
+    out["'psd' / static"] = df["DCC ('psd')"] / df['static (ours, l2)']
+    out['parity |d| released algorithm'] = (df['DCC (released update)'] - df['DCC (released algorithm)']).abs()
+    if PM is not None:
+        par = {'Mahalanobis raw': ('Mahalanobis (ours, raw)', 'pytorch-ood Mahalanobis (raw)'), 'l2': ('static (ours, l2)', 'pytorch-ood Mahalanobis (l2)')}
+        if PV is not None: par['ViM'] = ('ViM (ours, d=D/2)', 'pytorch-ood ViM (d=D/2)')
+        for k2, (a, b) in par.items(): out[f'parity |d| {k2}'] = (df[a] - df[b]).abs()
+    pd.set_option('display.width', 250)
+    print('AUROC (mean over tasks; higher is better)'); print(df.round(4).to_string())
+    print('\nRatios (DCC = the released update) and parity with pytorch-ood'); print(out[[c for c in out.columns if c not in df.columns]].round(4).to_string())
+    print('NaN scores (counted as most out-of-distribution):', n_nan.to_dict() or 'none')
+    return dict(auroc=df.round(4).reset_index().to_dict('records'), ratios=out.drop(columns=df.columns).round(4).reset_index().to_dict('records'),
+                anchor=pm_name, n_tasks=dict(zip([g[0] for g in geometries], n_tasks)))
+
+def bench_ood_timing(quick=False):
+    "Time per 1,000 inputs on synthetic 512-d features: ours (Sherman-Morrison), the released per-sample inverse, pytorch-ood's Mahalanobis."
+    PM, pm_name = load_pytorch_ood()
     rng = np.random.default_rng(0); n, dim, C = (4000 if quick else 20000), 512, 10
     X = rng.normal(size=(n, dim)) @ rng.normal(size=(dim, dim)) / np.sqrt(dim) + np.repeat(rng.normal(size=(C, dim)), n // C, 0); y = np.repeat(np.arange(C), n // C)
     Xt = rng.normal(size=(1000, dim)) @ rng.normal(size=(dim, dim)) / np.sqrt(dim)
@@ -98,7 +140,7 @@ def bench_ood(quick=False, seeds=3, residual_dim=64):
     mo = Mahalanobis().fit(X, y); times['Mahalanobis (ours)'] = _timed(lambda: mo.score_samples(Xt))[1]
     base = times['DCC (ours)']
     for k, t in times.items(): print(f'{k:45s} {1000 * t:9.1f} ms per 1k inputs   ratio to DCC (ours): {t / base:7.2f}')
-    return dict(auroc=auc.round(4).to_string(), times_per_1k_s=times)
+    return dict(times_per_1k_s=times)
 
 def bench_capa(quick=False, n_models=10):
     "10x10 CAPA matrix on simulated models: trustnb vs lm-sim (if installed)."
@@ -121,6 +163,9 @@ def bench_capa(quick=False, n_models=10):
 
 if __name__ == '__main__':
     p = argparse.ArgumentParser(); p.add_argument('--quick', action='store_true'); p.add_argument('--json')
+    p.add_argument('--only', choices=['ood_anchors', 'ood_timing', 'capa'], help='run one part')
     a = p.parse_args(); warnings.simplefilter('ignore')
-    res = dict(ood=bench_ood(a.quick), capa=bench_capa(a.quick))
+    import os; print(f'load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; torch threads {torch.get_num_threads()}')
+    parts = dict(ood_anchors=bench_ood_anchors, ood_timing=bench_ood_timing, capa=bench_capa)
+    res = {k: f(a.quick) for k, f in parts.items() if a.only in (None, k)}
     if a.json: json.dump(res, open(a.json, 'w'), indent=1, default=float)

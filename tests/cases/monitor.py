@@ -69,7 +69,7 @@ CASES += [
     Case(O.energy_score, dict(logits=_F[:, :3])),
     Case(O.ood_auroc, dict(score_id=_rng.random(8) + 0.5, score_ood=_rng.random(7))),
     Case(O.detector_aurocs, dict(sp=_SP, residual_dim=2), kinds=dict(residual_dim='count')),
-    Case(O.ood_splits, dict(name='credit', seed=0)),
+    Case(O.ood_splits, dict(name='credit', seed=0, hidden=(16, 8))),  # hidden: empty / opaque tuples are refused by name
 ]
 ESTIMATORS += [
     Est(make=lambda: O.DynamicCovarianceOOD(residual_dim=2), fit_args=lambda: ((_F, _YF), {}), methods=('score_samples', 'decision_function', 'predict'), compare='score_samples'),
