@@ -9,6 +9,7 @@ _TINY = dict(n_patterns=2, n_regions=3, window=6, stride=3, emb_dim=2, hidden=4,
 _FIT = N.NeurRLClassifier(**_TINY).fit(_D.X, _D.y)
 _G = np.exp(-0.5 * ((np.arange(10) - 4) / 1.5) ** 2)
 CASES = [
+    Case(N.load_gunpoint_resample, dict(seed=3), kinds=dict(seed='nonneg'), then=lambda r: r[0].shape),
     Case(N.planted_rule_series, dict(n=6, length=30, n_regions=3, rule=(('bump', 0), ('dip', 2)), amplitude=2.0, width=1.0, noise=0.3, seed=0),
          kinds=dict(n='count', length='count', n_regions='count', amplitude='positive', width='positive', noise='nonneg')),
     Case(N.window_regions, dict(length=30, window=6, stride=3, n_regions=3), kinds=dict(length='count', window='count', stride='count', n_regions='count')),
@@ -24,5 +25,6 @@ CASES = [
 ]
 ESTIMATORS = [Est(make=lambda: N.NeurRLClassifier(**_TINY), fit_args=lambda: ((_D.X, _D.y), {}), methods=('predict', 'predict_proba', 'predicates'), compare='predict_proba')]
 EXEMPT = {
+    'trustnb.learn.neurrl.neurrl_gunpoint_claim': 'the registered GunPoint reproduction (runs load_gunpoint_resample, NeurRLClassifier and the baseline)',
     'trustnb.learn.neurrl.neurrl_claim': 'the registered reproduction (runs NeurRLClassifier, rule_recovery and the baseline; covered by the notebook)',
 }
