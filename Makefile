@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 TORCH  ?= torch
-EXTRAS ?= data,text,privacy,bench,rl
+EXTRAS ?= data,text,privacy,bench,rl,scale
 BIN    := $(VENV)/bin
 SHELL  := /bin/bash
 .SHELLFLAGS := -o pipefail -c
