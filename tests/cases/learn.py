@@ -14,9 +14,12 @@ CASES = [
          then=lambda m: m(_T, torch.tensor([0, 1, 2, 5])).detach()),
     Case(FD.f_distill_loss, dict(student_logits=_T, teacher_probs=torch.softmax(_T.flip(0), -1), f=FD.Alpha(1.5), n_iter=30, reduction='mean'), kinds=dict(n_iter='count'), skip=('q',)),
     Case(FD.f_divergence_loss, dict(logits=_T, target=torch.tensor([0, 1, 2, 5]), f=FD.Alpha(1.5), n_iter=30, reduction='mean'), kinds=dict(n_iter='count'), skip=('q',)),
+    Case(FD.lm_loss_comparison, dict(losses={'kl': FD.KL()}, mode='pretrain', steps=2, n_layer=1, d_model=8, n_ctx=8, batch_size=2, lr=1e-3, seed=0),
+         kinds=dict(steps='count', n_layer='count', d_model='count', n_ctx='count', batch_size='count', lr='positive', seed='nonneg'), skip=('losses',)),  # losses: a dict of generators
     Case(FD.digits_experiment, dict(f=FD.Alpha(1.5), epochs=1, seed=0), kinds=dict(epochs='count')),
 ]
 EXEMPT = {
+    'trustnb.learn.f_divergence.char_corpus': 'no arguments (returns the offline text corpus)',
     'trustnb.learn.f_divergence.KL': 'no arguments (a generator record)',
     'trustnb.learn.f_divergence.ReverseKL': 'no arguments (a generator record)',
     'trustnb.learn.f_divergence.ChiSquare': 'no arguments (a generator record)',

@@ -15,7 +15,7 @@ from ..repro import claim
 # %% auto #0
 __all__ = ['FDivergence', 'KL', 'Alpha', 'ReverseKL', 'ChiSquare', 'Hellinger', 'JensenShannon', 'f_softargmax', 'divergence',
            'f_divergence_loss', 'f_softmax', 'FDivergenceLoss', 'f_distill_loss', 'digits_experiment',
-           'f_divergence_claim']
+           'f_divergence_claim', 'char_corpus', 'lm_loss_comparison']
 
 # %% ../../nbs/90_learn.f_divergence.ipynb #8cc7096a
 @dataclass(frozen=True)
@@ -303,3 +303,73 @@ def f_divergence_claim(seed:int=0, # the page seed: draws the train/test split, 
     a, b = digits_experiment(KL() if sham else Alpha(1.5), epochs, seed), digits_experiment(KL(), epochs, seed)
     holds = a['accuracy'] >= b['accuracy'] - 0.02 and a['sparse_share'] >= 0.5 and b['sparse_share'] == 0
     return dict(method=a['accuracy'], baseline=b['accuracy'], holds=bool(holds), method_run=a, cross_entropy=b)
+
+# %% ../../nbs/90_learn.f_divergence.ipynb #d036bd56
+def char_corpus()->str:
+    "An offline English corpus (~60k characters): scikit-learn's bundled dataset descriptions and standard-library docstrings."
+    import inspect, json, collections, itertools, functools, re, string, textwrap, heapq, statistics
+    import sklearn.datasets as D
+    t = ''.join(getattr(D, f)().DESCR for f in ('load_iris', 'load_wine', 'load_breast_cancer', 'load_digits', 'load_diabetes', 'load_linnerud'))
+    mods = (json, collections, itertools, functools, re, string, textwrap, heapq, statistics)
+    return t + ''.join(inspect.getdoc(getattr(m, n)) or '' for m in mods for n in sorted(dir(m)) if not n.startswith('_') and callable(getattr(m, n)))
+
+def _tiny_gpt(vocab, n_layer, d_model, n_ctx, seed):
+    from transformers import GPT2Config, GPT2LMHeadModel
+    from trustnb.core import local_seed
+    cfg = GPT2Config(vocab_size=vocab, n_positions=n_ctx, n_embd=d_model, n_layer=n_layer, n_head=4, resid_pdrop=0., embd_pdrop=0., attn_pdrop=0.,
+                     bos_token_id=0, eos_token_id=0)
+    with local_seed(seed): return GPT2LMHeadModel(cfg)
+
+def _windows(ids, n, n_ctx, g): i = torch.randint(len(ids) - n_ctx - 1, (n,), generator=g); return torch.stack([ids[j:j + n_ctx + 1] for j in i.tolist()])
+
+# %% ../../nbs/90_learn.f_divergence.ipynb #1db4810d
+def _train_lm(model, ids, loss_fn, steps, batch_size, n_ctx, lr, seed):
+    "AdamW with a one-cycle schedule; `loss_fn(logits (N, V), x (B, T+1)) -> scalar` sees the flattened next-token logits."
+    from trustnb.core import torch_generator
+    g = torch_generator(seed); opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.1); model.train()
+    for _ in range(steps):
+        x = _windows(ids, batch_size, n_ctx, g); logits = model(x[:, :-1]).logits.reshape(-1, model.config.vocab_size)
+        opt.zero_grad(); loss_fn(logits, x).backward(); opt.step(); sched.step()
+    model.eval(); return model
+
+def lm_loss_comparison(losses:dict|None=None, # {name: FDivergence} (None: cross-entropy, i.e. KL, and alpha=1.5)
+                       mode:str='pretrain', # 'pretrain': next-character training; 'distill': a student trained on a cross-entropy teacher's distributions
+                       steps:int=200, # training steps of each model (the teacher trains 2x as long)
+                       n_layer:int=1, # transformer blocks of the trained model (the teacher has one more)
+                       d_model:int=48, # residual width of the trained model (the teacher: 2x)
+                       n_ctx:int=32, # context length (characters)
+                       batch_size:int=32, # sequences per step
+                       lr:float=3e-3, # peak learning rate
+                       seed:int=0, # seeds the initialisations, batches and held-out windows
+                      )->dict:
+    "Held-out next-character top-1 accuracy and mean support size of a small GPT-2 trained with each f-divergence loss (and teacher agreement when distilling)."
+    check_choice(mode, 'mode', ['pretrain', 'distill']); losses = {'cross-entropy (KL)': KL(), 'alpha=1.5': Alpha(1.5)} if losses is None else losses
+    if not isinstance(losses, dict) or not losses: raise TypeError("`losses` must be a non-empty dict of name -> FDivergence")
+    for f in losses.values(): _check_f(f)
+    steps, n_layer, d_model, n_ctx, batch_size = (check_int(v, k, lo=1) for v, k in ((steps, 'steps'), (n_layer, 'n_layer'), (d_model, 'd_model'), (n_ctx, 'n_ctx'), (batch_size, 'batch_size')))
+    if d_model % 4: raise ValueError(f"`d_model` must be a multiple of 4 (the number of heads), got {d_model}")
+    check_positive(lr, 'lr'); seed = check_int(seed, 'seed', lo=0)
+    text = char_corpus(); chars = sorted(set(text)); ids = torch.tensor([chars.index(c) for c in text]); V = len(chars)
+    cut = int(0.9 * len(ids)); train, held = ids[:cut], ids[cut:]
+    from trustnb.core import torch_generator
+    xe = _windows(held, 256, n_ctx, torch_generator(seed + 1)); ye = xe[:, 1:].reshape(-1)
+    hard = lambda f: (lambda logits, x: f_divergence_loss(logits, x[:, 1:].reshape(-1), f))
+    out, teacher = {}, None
+    if mode == 'distill':
+        teacher = _train_lm(_tiny_gpt(V, n_layer + 1, 2 * d_model, n_ctx, seed), train, hard(KL()), 2 * steps, batch_size, n_ctx, lr, seed)
+        with torch.no_grad(): tl = teacher(xe[:, :-1]).logits.reshape(-1, V)
+        out['teacher (cross-entropy)'] = dict(accuracy=float((tl.argmax(1) == ye).float().mean()), support=float(V), agreement=1.0)
+        losses = {'hard labels, cross-entropy (no teacher)': None, **losses}
+    for name, f in losses.items():
+        if mode == 'distill' and f is not None:
+            def fn(logits, x, f=f):
+                with torch.no_grad(): pt = torch.softmax(teacher(x[:, :-1]).logits.reshape(-1, V), -1)
+                return f_distill_loss(logits, pt, f)
+        else: fn = hard(KL() if f is None else f)
+        m = _train_lm(_tiny_gpt(V, n_layer, d_model, n_ctx, seed), train, fn, steps, batch_size, n_ctx, lr, seed)
+        with torch.no_grad(): lg = m(xe[:, :-1]).logits.reshape(-1, V); P = f_softargmax(lg, KL() if f is None else f)
+        r = dict(accuracy=float((lg.argmax(1) == ye).float().mean()), support=float((P > 0).sum(1).float().mean()))
+        if teacher is not None: r['agreement'] = float((lg.argmax(1) == tl.argmax(1)).float().mean())
+        out[name] = r
+    return out
