@@ -49,7 +49,7 @@ CASES = [
          then=lambda lm: lm.model.transformer.wte.weight.detach()),
     Case(LT.transport_report, dict(train=_S, test=_S2, n_components=3, center=False, ridge_coeff=1.0, n_pcs=2, seed=0),
          kinds=dict(n_components='count', ridge_coeff='positive', n_pcs='count', seed='nonneg'), then=lambda r: r['rows']),
-    Case(LT.minilm_trajectories, dict(n_train=3, n_test=2, min_words=5, max_words=8, token='last', seed=0),
+    Case(LT.minilm_trajectories, dict(n_train=3, n_test=2, min_words=5, max_words=8, token='last', seed=0, random_twin=True),
          kinds=dict(n_train='count', n_test='count', min_words='count', max_words='count', seed='nonneg')),
 ]
 ESTIMATORS = [
