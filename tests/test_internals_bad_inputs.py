@@ -104,7 +104,7 @@ def test_calibrate_prefers_the_least_damaging_of_equally_compliant_cells(C, D):
 import importlib, sys
 from pathlib import Path
 sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parent / 'cases')]
-_REL = [(f, r) for f in ('internals_steering', 'internals_selfrec', 'internals_actor', 'internals_iclcircuit')
+_REL = [(f, r) for f in ('internals_steering', 'internals_selfrec', 'internals_actor', 'internals_iclcircuit', 'internals_safety')
         for r in getattr(importlib.import_module(f'cases.{f}'), 'RELATIONAL', [])]
 
 @pytest.mark.parametrize('fam,case', _REL, ids=[f'{f}:{r[0]}' for f, r in _REL])

@@ -54,3 +54,16 @@ EXEMPT = {
     'trustnb.internals.safety_neurons.safety_neurons_claim': 'the registered reproduction (runs safety_neuron_experiment at its defaults, ~60 s uncached; covered)',
     'trustnb.internals.safety_neurons.KINDS': 'a constant: the neuron kinds',
 }
+
+# bad inputs that are wrong only in relation to another argument (issue 24): (id, a call that must raise, what the message names)
+def _other():
+    import transformers as T
+    from trustnb.core import local_seed
+    with local_seed(1): return T.GPT2LMHeadModel(T.GPT2Config(vocab_size=12, n_embd=16, n_layer=2, n_head=2, n_positions=8)).eval()
+def _big(): return SN.detect_neurons(SN.neuron_importance(_other(), _ids, _mask), n_neurons=3)
+RELATIONAL = [
+    ('neuron_masks: a NeuronSet detected on another model', lambda: SN.neuron_masks(_m, _big()), 'detected on another model'),
+    ('detect_neurons: reference importance of another model', lambda: SN.detect_neurons(_imp, n_neurons=3, reference=SN.neuron_importance(_other(), _ids, _mask)),
+     '`reference` must cover the same groups and widths'),
+    ('neuron_importance: attention mask not 0/1', lambda: SN.neuron_importance(_m, _ids, _mask * 2), '`attention_mask` must hold only 0 and 1'),
+]
