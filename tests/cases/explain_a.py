@@ -8,6 +8,8 @@ from trustnb.explain import leverage_shap as L, responsiveness as R, brace as B
 # --- leverage_shap: a 4-feature model (2^4 = 16 coalitions) ---------------------------------------------------------
 _f = lambda X: np.tanh(X @ np.array([1.0, -0.5, 0.3, 0.8])) + X[:, 0] * X[:, 1]
 _x, _bg = np.array([1.0, 0.5, -0.3, 0.8]), np.zeros((2, 4))
+from sklearn.tree import DecisionTreeRegressor as _DTR
+_tree = _DTR(max_depth=3, random_state=0).fit(np.random.default_rng(0).standard_normal((40, 4)), np.arange(40.0))  # for tree_shapley
 
 # --- responsiveness: a toy action set (a grid column, a 0/1 switch, an immutable column, a one-hot group, a link) -----
 _Xa = np.array([[3, 0, 24, 1, 0, 0], [0, 1, 60, 0, 1, 0], [5, 0, 40, 0, 0, 1], [2, 1, 30, 1, 0, 0]], float)
@@ -35,6 +37,9 @@ CASES = [
          kinds=dict(n_boot='nonneg', batch_size='count'), legal=dict(n_boot=('zero',)), then=lambda e: e.attribute(_x, 12)),
     Case(L.shapley_errors, dict(f=_f, x=_x, bg=_bg, budget=12, seeds=2, baseline='shap'), kinds=dict(budget='count', seeds='count')),
     Case(L.point_errors, dict(n=4, instances=1, seeds=1, mult=3), kinds=dict(n='count', instances='count', seeds='count', mult='count')),
+    Case(L.RegressionAdjustedSHAP, dict(f=_f, background=_bg, surrogate='tree', n_folds=2, seed=0, n_boot=5, batch_size=64),
+         kinds=dict(n_folds='count', n_boot='nonneg', batch_size='count'), legal=dict(n_boot=('zero',)), then=lambda e: e.attribute(_x, 12)),
+    Case(L.tree_shapley, dict(model=_tree, x=_x, background=_bg)),
     # responsiveness
     Case(R.ActionSet, dict(names=['a', 'b'], actionable=np.array([True, False]), lb=np.array([0.0, 0.0]), ub=np.array([5.0, 9.0]),
                            step=np.array([1.0, 1.0]), monotone=np.array([0.0, 0.0]), max_change=np.array([2.0, 2.0]), groups={}, links={}),
