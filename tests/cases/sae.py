@@ -66,7 +66,7 @@ CASES = [
     Case(C.load_sae, dict(path=f'{_DIR}/ours'), then=_enc),
     Case(C.load_saelens, dict(path=f'{_DIR}/saelens'), then=_enc),
     Case(C.save_saelens, dict(sae=_SAE, path=f'{_DIR}/save_sl', metadata={'hook_name': 'h'}), skip=_PATH),
-    Case(C.sae_core_claim, dict(seeds=(0,), steps=2, l1_coeff=1.0), kinds=dict(steps='count', l1_coeff='positive')),
+    Case(C.sae_core_claim, dict(seed=0, sham=False, n_runs=1, steps=2, l1_coeffs=(1.0,)), kinds=dict(seed='nonneg', n_runs='count', steps='count')),
     # matryoshka
     Case(M.level_weights, dict(m=3, weighting='reverse'), kinds=dict(m='count')),
     Case(M.default_ks, dict(d_in=16, n_latents=64), kinds=dict(d_in='count', n_latents='count')),
@@ -105,6 +105,7 @@ CASES = [
     Case(H.recovery_f1, dict(annotations=_HD.concepts[:, :3], reference=_HD.concepts[:, 1:4], thresh=0.5), kinds=dict(thresh='prob')),
     Case(H.make_headlines, dict(n=20, weights={'dogs': 1.0}, noise=0.5, seed=0, per_text=2),
          kinds=dict(n='count', noise='nonneg', per_text='count')),
+    Case(H.headline_task, dict(seed=0, n=20, n_drivers=2, noise=0.5), kinds=dict(seed='nonneg', n='count', n_drivers='count', noise='nonneg')),
     Case(H.HypothesisPipeline, dict(n_latents=16, k=2, n_select=2, steps=5, lr=1e-3, batch_size=8, n_examples=3, holdout=0.25, merge_corr=0.5, merge_cos=0.2, seed=0),
          kinds=dict(n_latents='count', k='count', n_select='count', steps='count', lr='positive', batch_size='count', n_examples='count', holdout='prob',
                     merge_corr='prob', merge_cos='prob'), then=lambda p: p.fit(_HD.texts, _HD.y, embeddings=_E).hypotheses_.score.values),
@@ -120,7 +121,7 @@ COVERS = {J.active_jacobian,  # a method of JacobianSAE (JacobianSAE.active_jaco
 
 EXEMPT = {
     'trustnb.sae.core.CheckpointNotFoundError': 'an exception type raised by load_sae/load_saelens; it takes no user input',
-    'trustnb.sae.matryoshka.matryoshka_claim': 'registered reproduction claim: trains nine SAEs on fixed data (run by trustnb.repro); its sizes are validated by frontier',
+    'trustnb.sae.matryoshka.matryoshka_claim': 'registered reproduction claim: trains ten SAEs on a dictionary drawn from its seed (run by trustnb.repro); its sizes are validated by frontier',
     'trustnb.sae.matryoshka.plot_frontier': 'draws a figure from a fitted Frontier result; no numeric input of its own',
     'trustnb.sae.universal.universal_sae_claim': 'registered reproduction claim: needs the zoo digits classifiers and minutes of training (run by trustnb.repro)',
     'trustnb.sae.jacobian.jacobian_sae_claim': 'registered reproduction claim: needs the MiniLM weights and minutes of training (run by trustnb.repro)',

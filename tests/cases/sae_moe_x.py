@@ -21,6 +21,7 @@ CASES = [
     Case(M.MoEXConfig, dict(d_in=4, d_out=3, n_experts=4, d_expert=2, k=2, routing='sparsity', activation='relu'), kinds=_COUNT),
     Case(M.MoEX, dict(config=_CFG, seed=0), then=lambda m: m(_X)),
     Case(M.MoEX, dict(config=M.MoEXConfig(4, 3, 4, 2, 2, routing='topk', activation='gelu'), seed=0), then=lambda m: m(_Xt), id='MoEX[topk]'),
+    Case(M.MoEX, dict(config=M.MoEXConfig(4, 3, 4, 2, 2, routing='random'), seed=0), then=lambda m: m(_Xt), id='MoEX[random]'),
     Case(M.expected_active, dict(self=_M, x=_X), skip=('self',)),  # `self`: a method called unbound
     Case(M.active_fraction, dict(self=_M, x=_Xt), skip=('self',)),
     Case(M.route, dict(self=_M, x=_X), skip=('self',)),
@@ -28,7 +29,7 @@ CASES = [
          kinds=dict(steps='count', lr='positive', batch_size='count')),
     Case(M.coverage, dict(hidden=_X, features=_Y, threshold=0.8), kinds=dict(threshold='prob')),
     Case(M.moex_benchmark, dict(seed=0, n_atoms=6, d=4, k_active=2, n_train=32, n_test=16, steps=2, lr=1e-3, batch_size=16,
-                                width=4, n_experts=3, k_experts=2, sae_k=2, threshold=0.8),
+                                width=4, n_experts=3, k_experts=2, sae_k=2, threshold=0.8, moex_routing='sparsity', models=('dense', 'moex', 'sae')),
          kinds=dict(n_atoms='count', d='count', k_active='count', n_train='count', n_test='count', steps='count', lr='positive',
                     batch_size='count', width='count', n_experts='count', k_experts='count', sae_k='count', threshold='prob')),
 ]
