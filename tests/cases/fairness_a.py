@@ -51,11 +51,16 @@ CASES = [
 ]
 try:
     import fairlearn  # noqa: F401  (optional: the `bench` extra)
-    CASES.append(Case(I.fairlearn_baselines, dict(X=_X, y=_y, sensitive_features=_Ay, seed=0, eps=(0.1,)), kinds=dict(y='labels'),
-                      legal=dict(y=_LAB_LEGAL, eps=('empty',))))  # no bounds: only the logistic regression and ThresholdOptimizer rows
+    CASES.append(Case(I.fairlearn_baselines, dict(X=_X, y=_y, sensitive_features=_Ay, seed=0, eps=(0.1,), models=('logistic', 'mlp'), hidden=(4,),
+                                                  weight_decay=1e-3, epochs=2, batch_size=16, max_iter=3),
+                      kinds=dict(y='labels', weight_decay='nonneg', epochs='count', batch_size='count', max_iter='count'),
+                      legal=dict(y=_LAB_LEGAL, eps=('empty',))))  # no bounds: only the unconstrained and ThresholdOptimizer rows
+    _BL = I.fairlearn_baselines(_X, _y, _Ay, seed=0, eps=(0.1,), models=('logistic',), max_iter=3)
+    CASES.append(Case(I.best_within_budget, dict(baselines=_BL, min_accuracy=0.3), kinds=dict(min_accuracy='prob')))
     _FL_EXEMPT = {}
 except ImportError:
-    _FL_EXEMPT = {'trustnb.fairness.fair_icp.fairlearn_baselines': 'runs fairlearn (optional `bench` extra), which is not installed here'}
+    _FL_EXEMPT = {'trustnb.fairness.fair_icp.fairlearn_baselines': 'runs fairlearn (optional `bench` extra), which is not installed here',
+                  'trustnb.fairness.fair_icp.best_within_budget': 'reads the rows of fairlearn_baselines (optional `bench` extra), which is not installed here'}
 
 ESTIMATORS = [
     Est(make=lambda: I.FairICPClassifier(**_ICP_KW), fit_args=lambda: ((_X, _y), dict(sensitive_features=_Ay)),
@@ -65,6 +70,7 @@ ESTIMATORS = [
 ]
 
 EXEMPT = {
-    'trustnb.fairness.fair_icp.fair_icp_claim': 'the registered reproduction claim (loanapp, 12 fits, ~20 s): run by the repro registry and notebook 61, '
-                                                'its building blocks fair_icp_frontier and headline have Cases here',
+    'trustnb.fairness.fair_icp.fair_icp_claim': 'the registered reproduction claim (loanapp, 12 FairICP fits and fairlearn on 3 splits, ~1 min): run by the '
+                                                'repro registry and notebook 61; its building blocks fair_icp_frontier, headline, fairlearn_baselines and '
+                                                'best_within_budget have Cases here',
 } | _FL_EXEMPT
