@@ -121,7 +121,7 @@ def count_linear_regions(f:Callable, # a 1-D piecewise-linear function: a callab
     starts = kink & ~np.r_[False, kink[:-1]]  # a kink inside one cell changes two consecutive slope differences: count runs
     return int(starts.sum()) + 1
 
-# %% ../../nbs/91_learn.relu_regions.ipynb #16430933
+# %% ../../nbs/91_learn.relu_regions.ipynb #4ce9c70e
 @dataclass(repr=False)
 class FitResult(Result):
     "What `fit_1d` returns."
@@ -138,11 +138,11 @@ def _init_readout(model, x, y):
     if isinstance(model, TriangleWaveNet):
         u = (x - model.lo) / (model.hi - model.lo); s = model.scales(); t, T = u, torch.zeros_like(u)
         for i in range(model.depth): t = tent(t, model.peaks[i]); T = T + s[i] / s[0] * t
-        sol = torch.linalg.pinv(torch.stack([torch.ones_like(u), u, -T], 1)) @ y   # minimum-norm least squares (lstsq's default gelsy driver returns 0 on rank-deficient inputs)
+        sol = torch.linalg.pinv(torch.stack([torch.ones_like(u), u, -T], 1), rtol=1e-7) @ y   # minimum-norm least squares (lstsq's default gelsy driver returns 0 on rank-deficient inputs)
         model.c.copy_(sol[:2]); model.log_s1.fill_(math.log(max(float(sol[2]), 1e-8)))  # s1 > 0 keeps the output convex
     else:
         H = model[:-1](x[:, None]); A = torch.cat([H, torch.ones(len(x), 1, dtype=H.dtype, device=H.device)], 1)
-        sol = torch.linalg.pinv(A) @ y; model[-1].weight.copy_(sol[None, :-1]); model[-1].bias.copy_(sol[-1:])   # dead units: zero columns, handled
+        sol = torch.linalg.pinv(A, rtol=1e-7) @ y; model[-1].weight.copy_(sol[None, :-1]); model[-1].bias.copy_(sol[-1:])   # dead units (zero columns) and near-collinear ones: singular values below 1e-7 of the largest are cut
 
 @torch.no_grad()
 def _fold_output(model, mean, std):
