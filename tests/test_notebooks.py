@@ -22,6 +22,11 @@ def test_notebook(nb, monkeypatch):
     cfg = get_config(path=ROOT)
     monkeypatch.setenv('TRUSTNB_SCALE', os.environ.get('TRUSTNB_SCALE', 'tiny'))
     force = ['gpu'] + os.environ.get('NB_FLAGS', '').split()
+    # Each notebook ends with `nbdev.nbdev_export()`, which rewrites every module of trustnb/; under pytest-xdist another
+    # worker may be reading those files meanwhile (tests/test_repro_registry.py hashes them). The tree is already what
+    # the notebooks export (tests/test_sync.py::test_export_in_sync), so the notebooks' own export is a no-op here.
+    import nbdev
+    monkeypatch.setattr(nbdev, 'nbdev_export', lambda *a, **k: None)
     ok, secs = nbt.test_nb(nb, skip_flags=cfg.tst_flags.split(), force_flags=force, basepath=cfg.config_path)
     assert ok, f'{nb.name} failed (traceback above)'
 

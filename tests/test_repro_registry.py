@@ -7,6 +7,8 @@ import trustnb.repro as R
 R.discover()
 KEYS = sorted(R.REGISTRY)
 STORED = R.load_verdicts()
+# hashed once, at collection, before any test runs: a notebook test elsewhere must not be able to race the reads
+CURRENT = {k: R.source_hash(k) for k in KEYS}
 
 def test_registry_is_populated():
     assert len(KEYS) >= 57, f'{len(KEYS)} claims registered; modules that did not import: {R.discover()}'
@@ -22,7 +24,7 @@ def test_claim_is_drawable(key):
 def test_verdict_is_stored_and_current(key):
     v = STORED.get(key)
     assert v is not None, f'{key}: no stored verdict; run `make repro ONLY={key}` and commit trustnb/verdicts.json'
-    assert v['source_hash'] == R.source_hash(key), (f'{key}: the stored verdict is stale (the claim or a module it imports changed '
+    assert v['source_hash'] == CURRENT[key], (f'{key}: the stored verdict is stale (the claim or a module it imports changed '
                                                    f'since {v["date"]}); run `make repro ONLY={key}` and commit trustnb/verdicts.json')
     assert len(v['seeds']) >= 5 and v['seeds'] == R.draw_seeds(key, len(v['seeds'])), f'{key}: at least 5 drawn seeds (draw_seeds)'
     assert v['verdict'] == R.verdict(v['n_holds'], len(v['seeds'])) and v['n_holds'] == sum(v['holds'])

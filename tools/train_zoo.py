@@ -34,6 +34,9 @@ if __name__ == '__main__':
     if '--keep' not in sys.argv: shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True, exist_ok=True)
     for e in entries: shutil.rmtree(dest / e.name, ignore_errors=True); shutil.copytree(e, dest / e.name)
+    import torch, platform
+    (dest / 'trained_with.json').write_text(json.dumps(dict(torch=torch.__version__, python=platform.python_version(),
+                                                            date=time.strftime('%Y-%m-%d', time.gmtime())), indent=1))
     size = sum(f.stat().st_size for f in dest.rglob('*') if f.is_file())
     print(f'{len(entries)} trained models shipped in {dest.relative_to(ROOT)} ({size / 1e6:.1f} MB) after {time.time() - t0:.0f} s')
     for e in entries: print(f'  {e.name:48s} {(e / "model.safetensors").stat().st_size / 1e3:8.0f} kB')

@@ -124,3 +124,19 @@ EXEMPT = {
 }
 CASES += [Case(core.seed_int, dict(seed=3), skip=('name',)),
           Case(core.renamed_arg, dict(new=1.0, old=None, old_name='lam', new_name='l1_coeff'), skip=('new', 'old', 'old_name', 'new_name', 'stacklevel'))]
+
+# issue 23/25 additions: the draws registry, parameter tables, shipped weights
+from trustnb import repro as _repro, viz as _viz
+CASES += [Case(_repro.draw_seeds, dict(key='k', n=3, start=0), kinds=dict(n='count', start='nonneg'), skip=('key',)),  # any string is a key (hashed)
+          Case(_repro.verdict, dict(n_holds=4, n=5), kinds=dict(n='count', n_holds='nonneg')),
+          Case(_repro.rate_interval, dict(k=4, n=5, level=0.95), kinds=dict(n='count', k='nonneg', level='prob'))]
+EXEMPT.update({
+    'trustnb.repro.claim_sources': 'takes a registered key (unknown keys raise, tested in 05_repro); reads module sources',
+    'trustnb.repro.source_hash': 'takes a registered key (unknown keys raise, tested in 05_repro); hashes module sources',
+    'trustnb.repro.run_draws': 'runs registered experiments on drawn seeds in processes (minutes): `make repro`; tested in 05_repro and tests/test_repro_registry.py',
+    'trustnb.repro.load_verdicts': 'reads a JSON file (a missing file gives {}); tested in 05_repro',
+    'trustnb.repro.store_verdicts': 'writes DrawReports to a JSON file under a lock; a non-DrawReport is refused (tested in 05_repro)',
+    'trustnb.repro.verdicts_table': 'a table of the stored verdicts file; tested in 05_repro',
+    'trustnb.viz.param_table': 'renders a callable\'s docments as markdown (any callable is valid input); tested in 04_viz and tests/test_docs_build.py',
+    'trustnb.zoo.shipped_dir': 'no arguments; reads the environment (tests/test_zoo_shipped.py)',
+})

@@ -129,3 +129,20 @@ EXEMPT = {
     'trustnb.sae.jacobian.mlp_io': 'needs a Hugging Face tokenizer and BERT model (MiniLM weights); `texts` is validated',
     'trustnb.sae.hypothesaes.hypothesaes_claim': 'registered reproduction claim: needs the MiniLM weights and trains three SAEs (run by trustnb.repro)',
 }
+
+# trustnb.sae.store (issue 26.3): every entry point writes or streams an on-disk store, or starts processes; each is run
+# with real data and real processes in tests/test_scale_sae.py, and its bad inputs are checked in 10a_sae.at_scale ("Bad input").
+_STORE = 'on-disk activation store (shards, memmaps)'
+EXEMPT.update({
+    'trustnb.sae.store.StoreWriter': f'writes an {_STORE}; `shard_rows`, dtype and widths validated (10a "Bad input"; tests/test_scale_sae.py)',
+    'trustnb.sae.store.write_activation_store': f'runs an HF model over tokens into an {_STORE}; tested with a random GPT-2 in tests/test_scale_sae.py',
+    'trustnb.sae.store.ActivationStore': f'opens an {_STORE} (a missing or corrupt folder is refused: 10a "Bad input")',
+    'trustnb.sae.store.ActivationStream': 'built by ActivationStore.stream only (batch size, rank, world size, buffer validated there; property-tested in tests/test_scale_sae.py)',
+    'trustnb.sae.store.latest_checkpoint': 'reads a checkpoint folder; tested in tests/test_scale_sae.py',
+    'trustnb.sae.store.train_on_store': 'trains an SAE from a store (seconds); parity with train_sae and refusals of mismatched checkpoints in tests/test_scale_sae.py',
+    'trustnb.sae.store.main': 'the command line a training process runs (torchrun ranks); run by tests/test_scale_sae.py',
+    'trustnb.sae.store.start_training': 'starts a training process (or torchrun with ranks); tested with real processes in tests/test_scale_sae.py',
+    'trustnb.sae.store.stop_training': 'stops a process tree from start_training; tested in tests/test_scale_sae.py',
+    'trustnb.sae.store.finish_training': 'waits for a process from start_training and reads its result; timeouts tested in tests/test_scale_sae.py',
+    'trustnb.sae.store.train_in_processes': 'start_training + finish_training; failures report the log (tests/test_scale_sae.py)',
+})

@@ -393,7 +393,7 @@ def _experiment(seed, base_seed, digit_noise, n_cal, n_test, steps, lr, trainabl
                 routing=_router_rows(routing, rate), rejection=_router_rows(reject, rate), curves=routing, rejection_curves=reject,
                 scores={k: c for k, (c, _) in scores.items()}, correct=dict(base=ob, tuned=ot), large=big, losses=fit.losses, **meta)
 
-# %% ../../nbs/75_monitor.self_ref.ipynb #bfcc47d2
+# %% ../../nbs/75_monitor.self_ref.ipynb #30aacead
 def _summary(r):
     "Self-REF vs the best token-probability router of the base model (and, for the record, of the tuned model) at the claim's rate."
     R = r['routing']; best = lambda tag: max((k for k in R if tag in k), key=lambda k: R[k]['at_rate'])
@@ -405,7 +405,7 @@ def _summary(r):
 @claim('self_ref', paper='Chuang, Sarma, Gopalan, Boccio, Bolouki, Hu & Zhou, Learning to Route LLMs with Confidence Tokens, ICML 2025 (arXiv 2410.13284)',
        claim='On a 2-layer toy GPT trained from the seed (500 steps; miscalibrated: hesitant on a skill learned from noisy labels, sure of facts it never saw), '
              'Self-REF confidence tokens reach AUROC >= 0.75 for its correctness, and routing the 30% least-confident queries to a 95%-accurate model '
-             "beats routing by the base model's token probability (mean or min, the better) by >= 2 points, at <= 2 points cost in answer accuracy. "
+             "beats routing by the base model's token probability (mean or min, the better) by >= 2 points, at <= 1 point cost in answer accuracy. "
              "Not claimed: a win over the tuned model's own token probability (the Self-REF fine-tune repairs it too; see the page), or over a base model "
              'trained on clean labels (its token probability is then a good router)',
        metric='system accuracy at 30% routed (higher is better)',
@@ -421,7 +421,7 @@ def selfref_claim(seed:int=0, # page seed: the base model (its known facts, init
         if not isinstance(seeds, (list, tuple)) or not seeds: raise TypeError("`seeds` must be a non-empty tuple of ints")
     pairs = [(check_int(s, 'seeds', lo=0), 0) for s in seeds] if seeds else [(check_int(seed, 'seed', lo=0), seed)]
     rows = [_summary(selfref_experiment(seed=s, base_seed=b, shuffle_tags=bool(sham))) for s, b in pairs]
-    holds = all(r['auroc'] >= 0.75 and r['gain'] >= 0.02 and r['acc_drop'] <= 0.02 for r in rows)
+    holds = all(r['auroc'] >= 0.75 and r['gain'] >= 0.02 and r['acc_drop'] <= 0.01 for r in rows)
     return dict(method=float(np.mean([r['selfref'] for r in rows])), baseline=float(np.mean([r['baseline'] for r in rows])), holds=bool(holds),
                 tuned_token_prob=float(np.mean([r['tuned_token_prob'] for r in rows])), auroc=float(np.mean([r['auroc'] for r in rows])),
                 acc_drop=float(np.max([r['acc_drop'] for r in rows])), rows=rows)
