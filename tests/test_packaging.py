@@ -77,6 +77,10 @@ def test_make_dist(tmp_path):
     names = tarfile.open(sdist).getnames()
     for f in ['settings.ini', 'setup.py', 'README.md', 'LICENSE', 'trustnb/core.py']:
         assert any(n.endswith('/' + f) for n in names), f'sdist lacks {f} (MANIFEST.in)'
+    wnames = zipfile.ZipFile(wheel).namelist()   # package data: the stored verdicts and the shipped zoo weights
+    assert 'trustnb/verdicts.json' in wnames and 'trustnb/weights/trained_with.json' in wnames
+    shipped = {p.relative_to(ROOT).as_posix() for p in (ROOT / 'trustnb' / 'weights').rglob('*') if p.is_file()}
+    assert shipped <= set(wnames), f'the wheel lacks shipped weights: {sorted(shipped - set(wnames))[:5]}'
     meta = next(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith('METADATA'))
     meta = zipfile.ZipFile(wheel).read(meta).decode()
     assert 'Description-Content-Type: text/markdown' in meta and '## Quick start' in meta

@@ -80,3 +80,12 @@ def test_retraining_reproduces_the_shipped_weights(monkeypatch, tmp_path, which)
     made = WEIGHTS / 'trained_with.json'   # written by tools/train_zoo.py
     same_build = made.exists() and json.loads(made.read_text())['torch'] == torch.__version__
     assert d == 0 if same_build else d <= 1e-3
+
+def test_digits_cnn_is_shipped_for_no_grad_callers(monkeypatch, tmp_path):
+    """`diffusion.sample_accuracy` calls `zoo.digits_cnn()` inside `torch.no_grad()`, where training would fail (no grad);
+    a fresh install must load it from the shipped weights (training under no_grad is a known zoo bug, see 02_zoo)."""
+    from trustnb import zoo
+    _fresh(monkeypatch, tmp_path, shipped=True)
+    with torch.no_grad(): m = zoo.digits_cnn()
+    assert m is not None
+    assert not (tmp_path / 'cache').exists() or not any((tmp_path / 'cache').iterdir())

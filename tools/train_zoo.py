@@ -12,10 +12,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'tools'))
 from nbexec import execute
 
-def _run(nb, out):
-    ok, secs, err = execute(nb, Path(out) / nb.name)
-    return nb.name, ok, secs, err
-
 if __name__ == '__main__':
     only = [a.split('=', 1)[1].split(',') for a in sys.argv if a.startswith('--only=')]
     nbs = sorted(p for p in (ROOT / 'nbs').glob('*.ipynb') if not p.name.startswith(('_', '.')))
@@ -24,9 +20,11 @@ if __name__ == '__main__':
     os.environ.update(TRUSTNB_CACHE=str(cache), TRUSTNB_SHIPPED='0', OMP_NUM_THREADS='1')
     t0, failed = time.time(), []
     with ProcessPoolExecutor(2) as ex:
-        futs = [ex.submit(_run, nb, out) for nb in nbs]
+        # submit nbexec.execute itself: a notebook run in a worker replaces its `__main__` (IPython's shell does), so a
+        # function of this script could not be unpickled there for the next notebook
+        futs = {ex.submit(execute, nb, out / nb.name): nb.name for nb in nbs}
         for k, f in enumerate(as_completed(futs), 1):
-            name, ok, secs, err = f.result()
+            name = futs[f]; ok, secs, err = f.result()
             print(f'[{k}/{len(nbs)}] {name:44s} {"ok  " if ok else "FAIL"} {secs:6.1f} s; elapsed {time.time() - t0:.0f} s', flush=True)
             if not ok: failed.append((name, err))
     entries = sorted(p for p in cache.iterdir() if p.is_dir() and (p / 'model.safetensors').exists() and (p / 'config.json').exists())
