@@ -110,3 +110,14 @@ def test_run_all_of_a_real_notebook():
     print(f'Run All of 11_sae.matryoshka.ipynb in a kernel: {secs:.0f} s, {len(heavy)} heavy cells skipped')
     assert heavy and all(text(c).startswith('Skipped: this cell is flagged') for c in heavy)
     assert secs < 150, f'Run All took {secs:.0f} s'
+
+@pytest.mark.timeout(600)
+def test_first_run_all_of_the_steering_notebook(tmp_path):
+    "Issue 25: a newcomer's first Run All of the steering notebook (empty zoo cache: the shipped weights load) takes < 2 minutes."
+    nb = nbformat.read(ROOT / 'nbs' / '21_internals.steering.ipynb', as_version=4)
+    nb.cells = [c for c in nb.cells if 'nbdev_export' + '()' not in c.source]
+    t0 = time.time(); run_in_kernel(nb, cwd=ROOT / 'nbs', env={'TRUSTNB_CACHE': str(tmp_path / 'cache')}, timeout=300); secs = time.time() - t0
+    trained = [p.name for p in (tmp_path / 'cache').iterdir()] if (tmp_path / 'cache').exists() else []
+    print(f'first Run All of 21_internals.steering.ipynb (empty cache): {secs:.0f} s; trained: {trained}')
+    assert not trained, f'the first Run All trained {trained}: ship them (python tools/train_zoo.py)'
+    assert secs < 120, f'first Run All took {secs:.0f} s'
