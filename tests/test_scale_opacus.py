@@ -126,7 +126,15 @@ def test_registered_name_epsilon_calibration_and_checkpoint(digits, tmp_path):
     from trustnb.privacy.accounting import Accountant, GaussianMechanism
     from trustnb.privacy.opacus import OpacusAccountant
     _, ds = digits
-    pe = PrivacyEngine(accountant='trustnb_pld'); assert isinstance(pe.accountant, OpacusAccountant)
+    # re-run the module's code in a fresh namespace, as an in-process notebook runner (nbdev's test_nb) does with the
+    # notebook's cells: opacus' registry is process-wide, and must still build the library's class afterwards
+    import trustnb.privacy.opacus as mod
+    import types
+    copy_ = types.ModuleType('notebook_copy'); copy_.__package__ = 'trustnb.privacy'; sys.modules['notebook_copy'] = copy_
+    try: exec(compile(Path(mod.__file__).read_text(), 'notebook_copy', 'exec'), copy_.__dict__)
+    finally: del sys.modules['notebook_copy']
+    assert copy_.OpacusAccountant is not OpacusAccountant
+    pe = PrivacyEngine(accountant='trustnb_pld'); assert isinstance(pe.accountant, OpacusAccountant), type(pe.accountant).__module__
     with torch.random.fork_rng(): torch.manual_seed(0); m = nn.Linear(64, 10)
     opt = torch.optim.SGD(m.parameters(), lr=0.5)
     m2, o2, dl = pe.make_private_with_epsilon(module=m, optimizer=opt, data_loader=torch.utils.data.DataLoader(ds, batch_size=180),

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/40a_privacy.opacus.ipynb #44e5796b
 from __future__ import annotations
-import abc, copy, math
+import abc, copy, importlib, math
 from dataclasses import dataclass
 import numpy as np
 import torch
@@ -97,8 +97,10 @@ abc.update_abstractmethods(OpacusAccountant)  # the methods above were set after
 
 def _register()->None:
     "Register 'trustnb_pld' and 'trustnb_rdp' with opacus, so `PrivacyEngine(accountant='trustnb_pld')` builds ours."
+    # the factory looks the class up in the library module, so re-running this cell (a notebook, an in-process test runner)
+    # cannot leave opacus' process-wide registry building a notebook's copy of the class instead of trustnb's
     if _OPACUS_ERROR is None:
-        for m in ('pld', 'rdp'): _register_accountant(f'trustnb_{m}', lambda m=m: OpacusAccountant(m), force=True)
+        for m in ('pld', 'rdp'): _register_accountant(f'trustnb_{m}', lambda m=m: importlib.import_module('trustnb.privacy.opacus').OpacusAccountant(m), force=True)
 _register()
 
 # %% ../../nbs/40a_privacy.opacus.ipynb #cfd9ee33
