@@ -86,22 +86,74 @@ def _tau(theta, f, q, n_iter, mask=None):
     hi = (theta if mask is None else torch.where(mask, theta, -big_)).max(-1, keepdim=True).values - c
     lo = torch.maximum(lo, (theta - f.u_max if mask is None else torch.where(mask, theta - f.u_max, -big_)).max(-1, keepdim=True).values)  # stay where (f')^{-1} is finite
     unit = mask is None and bool((q == 1).all())
-    if f.power is not None:  # (f')^{-1}(u) = [1 + k u]_+^power: bisect on k*theta once scaled (about half the work per step)
-        k = f.slope; z = k * theta + 1; lo, hi = k * lo, k * hi; w = hi - lo
-        for _ in range(n_iter):
-            w = w / 2; mid = lo + w; p = (z - mid).clamp_min(0) ** f.power
-            s = (p if unit else q * p).sum(-1, keepdim=True); lo = torch.where(s > 1, mid, lo)
-        return (lo + w) / k
     for _ in range(n_iter):
         mid = (lo + hi) / 2; p = keep(f.f_prime_inv(theta - mid).clamp_min(0)); s = (p if unit else q * p).sum(-1, keepdim=True)
         big = s > 1; lo = torch.where(big, mid, lo); hi = torch.where(big, hi, mid)
     return hi  # the side with sum <= 1 (never past the domain edge)
 
+def _newton_t(x, q, r, k, lo, hi, n_iter):
+    """The threshold t with sum_j q_j (x_j - t)_+^r = k^-r, by Newton on h(t) = (sum_j q_j (x_j - t)_+^r)^(1/r) - 1/k from
+    t = lo. For r >= 1 h is convex and decreasing (a weighted r-norm of (x - t)_+), so the iterates rise to the root without
+    overshooting; for r < 1 a bisection guard keeps t inside [lo, hi]. Stops at machine precision, or after n_iter steps."""
+    t, target, eps = lo.clone(), 1.0 / k, torch.finfo(x.dtype).eps
+    tiny = torch.finfo(x.dtype).tiny
+    tol = 4 * eps * (x.masked_fill(~torch.isfinite(x), 0).abs().amax(-1, keepdim=True) + target)
+    for _ in range(n_iter):
+        u = (x - t).clamp_min(0)
+        if r == 1.0: s = (u if q is None else q * u).sum(-1, keepdim=True); d = ((u > 0).to(x.dtype) if q is None else q * (u > 0)).sum(-1, keepdim=True)
+        elif r == 2.0: s = (u * u if q is None else q * u * u).sum(-1, keepdim=True); d = (u if q is None else q * u).sum(-1, keepdim=True)
+        else:
+            v = u.pow(r); w = v / u.clamp_min(tiny); s = (v if q is None else q * v).sum(-1, keepdim=True); d = (w if q is None else q * w).sum(-1, keepdim=True)
+        n = s.pow(1 / r); step = (s - s / n * target) / d  # = h / h'  (h' = -n^(1-r) d)
+        tn = t + step
+        if r < 1:  # h is not convex: Newton may overshoot; bisect inside the bracket instead (not when the step is at rounding level)
+            big = n > target; lo = torch.where(big, t, lo); hi = torch.where(big, hi, t)
+            tn = torch.where(~((tn > lo) & (tn < hi)) & (step.abs() > tol), (lo + hi) / 2, tn)
+        done = bool(((tn - t).abs() <= tol).all()); t = tn
+        if done: break
+    return t
+
+def _power_p(theta, f, q, n_iter, compact=0.25):
+    """The f-softargmax for (f')^{-1}(u) = [1 + k u]_+^r (Alpha(a > 1), ChiSquare): p_j = q_j k^r (theta_j - t)_+^r.
+    Only the entries above the lower bracket can be in the support; when they are at most `compact` of a row (the usual
+    sparse case) the root is found on those alone, in float64, and scattered back. Returns p, the compact set's indices (None: full width) and p on that set."""
+    r, k = float(f.power), float(f.slope); n = theta.shape[-1]
+    unit = q is None or bool((q == 1).all())
+    qf = None if unit else q.expand_as(theta)
+    m = theta.amax(-1, keepdim=True)
+    # bracket: t >= max_j (theta_j - q_j^(-1/r) / k) (one term alone reaches the total); t <= max theta - (sum q)^(-1/r) / k
+    lo = m - 1 / k if unit else (theta - qf.pow(-1 / r) / k).amax(-1, keepdim=True)
+    hi = m - (n if unit else qf.sum(-1, keepdim=True)) ** (-1 / r) / k
+    K = int((theta > lo).sum(-1).amax())
+    if K <= compact * n:
+        xv, idx = theta.topk(K, -1, sorted=False); x = xv.double(); qv = None if unit else qf.gather(-1, idx).double()
+        t = _newton_t(x, qv, r, k, lo.double(), hi.double(), n_iter)
+        pv = (x - t).clamp_min(0).pow(r); pv = pv if unit else qv * pv
+        pv = (pv / pv.sum(-1, keepdim=True)).to(theta.dtype)
+        return torch.zeros_like(theta).scatter_(-1, idx, pv), idx, pv
+    # full width: in the input's precision where p is well conditioned in t (r >= 1); for r < 1 (a > 2) dp/dt ~ u^(r-1) blows
+    # up at the support's edge and a float32 t alone costs 1e-5 there (entmax_bisect in float32: 3e-5), so float64
+    x = theta if r >= 1 else theta.double(); qx = None if unit else (qf if r >= 1 else qf.double())
+    t = _newton_t(x, qx, r, k, lo.to(x.dtype), hi.to(x.dtype), n_iter)
+    p = (x - t).clamp_min(0).pow(r); p = p if unit else qx * p; p = (p / p.sum(-1, keepdim=True)).to(theta.dtype)
+    return p, None, p
+
+
 # %% ../../nbs/90_learn.f_divergence.ipynb #c0d45220
 class _FSoftargmax(torch.autograd.Function):
-    "Forward by bisection; backward by implicit differentiation: J = diag(s) - s s^T / sum(s), s_j = q_j / f''(p_j / q_j) on the support."
+    """Forward by Newton (the power family) or bisection (any f); backward by implicit differentiation: J = diag(s) - s s^T / sum(s),
+    s_j = q_j / f''(p_j / q_j) on the support (on the compact support alone when the forward found one)."""
     @staticmethod
     def forward(ctx, theta, q, f, n_iter):
+        if f.power is not None:
+            with torch.no_grad():
+                p, idx, pc = _power_p(theta, f, q.to(theta.dtype), n_iter); tiny = torch.finfo(theta.dtype).tiny
+                qc = q.to(theta.dtype).expand_as(theta)
+                qc = qc if idx is None else qc.gather(-1, idx)
+                s = torch.where(pc > 0, qc / f.f_second((pc / qc).clamp_min(tiny)), torch.zeros_like(pc))
+            if idx is None: ctx.save_for_backward(s)
+            else: ctx.save_for_backward(s, idx)
+            return p
         with torch.no_grad():
             qq = q.to(theta.dtype).expand_as(theta)  # computed in the input's precision (float32 like entmax, float64 for numpy)
             mask = None if bool(torch.isfinite(theta).all()) else torch.isfinite(theta)  # -inf logits: masked, probability 0
@@ -114,8 +166,11 @@ class _FSoftargmax(torch.autograd.Function):
         ctx.save_for_backward(s); return p
     @staticmethod
     def backward(ctx, g):
-        s, = ctx.saved_tensors; sg = (s * g).sum(-1, keepdim=True) / s.sum(-1, keepdim=True).clamp_min(1e-30)
-        return s * (g - sg), None, None, None
+        s, *idx = ctx.saved_tensors
+        gc = g if not idx else g.gather(-1, idx[0])
+        sg = (s * gc).sum(-1, keepdim=True) / s.sum(-1, keepdim=True).clamp_min(1e-30); gx = s * (gc - sg)
+        if idx: gx = torch.zeros(*g.shape, dtype=gx.dtype, device=gx.device).scatter_(-1, idx[0], gx)
+        return gx, None, None, None
 
 def _prep(logits, q, dim, masked=True):
     if isinstance(logits, torch.Tensor): x = logits
@@ -143,10 +198,10 @@ def _prep(logits, q, dim, masked=True):
 def f_softargmax(logits, # scores (..., n) along `dim`; numpy in -> numpy out, torch in -> torch out (differentiable)
                  f:FDivergence, # the generator: KL(), Alpha(1.5), ChiSquare(), ...
                  q=None, # reference measure (n,) > 0 (None: the unit measure, which gives softmax / entmax / sparsemax)
-                 n_iter:int=50, # bisection iterations (in the input's precision)
+                 n_iter:int=50, # iterations: bisection steps for a general f; for Alpha(a > 1) and ChiSquare the cap on Newton steps (which stop at machine precision)
                  dim:int=-1, # the class axis
                 ):
-    "The f-softargmax $\\hat p = \\arg\\max_{p \\in \\Delta} \\langle p, \\theta \\rangle - D_f(p, q)$: $\\hat p_j = q_j [(f')^{-1}(\\theta_j - \\tau)]_+$ with $\\tau$ by bisection."
+    "The f-softargmax $\\hat p = \\arg\\max_{p \\in \\Delta} \\langle p, \\theta \\rangle - D_f(p, q)$: $\\hat p_j = q_j [(f')^{-1}(\\theta_j - \\tau)]_+$ with $\\tau$ by Newton (the $\\alpha > 1$ / χ² family) or bisection."
     _check_f(f); check_int(n_iter, 'n_iter', lo=1, hi=200); x, qq = _prep(logits, q, dim)
     p = _FSoftargmax.apply(x, qq, f, n_iter).movedim(-1, dim)
     return p if isinstance(logits, torch.Tensor) else p.detach().numpy()
@@ -202,7 +257,7 @@ def f_divergence_loss(logits:torch.Tensor, # (batch, n) scores
                       target, # (batch,) class indices, or (batch, n) target distributions (distillation)
                       f:FDivergence, # the generator
                       q=None, # reference measure (None: unit)
-                      n_iter:int=50, # bisection iterations
+                      n_iter:int=50, # iterations: bisection steps for a general f; for Alpha(a > 1) and ChiSquare the cap on Newton steps (which stop at machine precision)
                       reduction:str='mean', # 'mean', 'sum' or 'none'
                      )->torch.Tensor:
     "The Fenchel-Young loss $\\ell_f(\\theta, y) = \\max_p[\\langle p, \\theta\\rangle - D_f(p, q)] + D_f(y, q) - \\langle \\theta, y\\rangle \\ge 0$; its gradient is $\\hat p - y$."
@@ -228,7 +283,7 @@ def f_divergence_loss(logits:torch.Tensor, # (batch, n) scores
 def f_softmax(logits, # scores (..., n) along `dim` (-inf: a masked class); numpy in -> numpy out, torch in -> torch out
               f:FDivergence, # the generator
               q=None, # reference measure (n,) > 0 (None: the unit measure)
-              n_iter:int=50, # bisection iterations
+              n_iter:int=50, # iterations: bisection steps for a general f; for Alpha(a > 1) and ChiSquare the cap on Newton steps (which stop at machine precision)
               dim:int=-1, # the class axis
              ):
     "The f-softmax $\\max_{p \\in \\Delta} \\langle p, \\theta\\rangle - D_f(p, q)$ (KL, unit q: logsumexp + 1 - n); its gradient is the f-softargmax."
@@ -242,7 +297,7 @@ class FDivergenceLoss(torch.nn.Module):
     def __init__(self, f:FDivergence, # the generator (KL() gives cross-entropy)
                  q=None, # reference measure (None: unit)
                  reduction:str='mean', # 'mean', 'sum' or 'none'
-                 n_iter:int=50, # bisection iterations
+                 n_iter:int=50, # iterations: bisection steps for a general f; for Alpha(a > 1) and ChiSquare the cap on Newton steps (which stop at machine precision)
                 ):
         super().__init__(); _check_f(f); check_choice(reduction, 'reduction', ['mean', 'sum', 'none']); check_int(n_iter, 'n_iter', lo=1, hi=200)
         self.f, self.q, self.reduction, self.n_iter = f, q, reduction, n_iter
@@ -256,7 +311,7 @@ def f_distill_loss(student_logits:torch.Tensor, # (batch, n) student scores
                    teacher_probs, # (batch, n) teacher distributions (rows on the simplex), e.g. `f_softargmax(teacher_logits, f)`
                    f:FDivergence, # the generator
                    q=None, # reference measure (None: unit)
-                   n_iter:int=50, # bisection iterations
+                   n_iter:int=50, # iterations: bisection steps for a general f; for Alpha(a > 1) and ChiSquare the cap on Newton steps (which stop at machine precision)
                    reduction:str='mean', # 'mean', 'sum' or 'none'
                   )->torch.Tensor:
     "Distillation: the Fenchel-Young loss with the teacher's probabilities as soft targets; gradient f-softargmax(student) - teacher."
