@@ -180,13 +180,12 @@ def _prep(logits, q, dim, masked=True):
     check_array(x, 'logits', min_rows=1, finite=False)
     if not x.is_floating_point(): x = x.double()
     if x.ndim == 0: raise ValueError("`logits` must have at least one axis (the classes)")
-    rmax = x.amax(-1) if x.shape[-1] else x.sum(-1)  # one cheap pass: amax propagates NaN, and is +inf / -inf exactly when a row has +inf / is all -inf
-    if torch.isnan(rmax).any() or (rmax == math.inf).any(): raise ValueError("`logits` contains NaN or +inf" + (" (-inf is allowed: a masked class)" if masked else ""))
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)): raise TypeError(f"`dim` must be an int, got {type(dim).__name__}")
     if not -x.ndim <= dim < x.ndim: raise ValueError(f"`dim`={dim} is out of range for `logits` with {x.ndim} dimension(s): use -{x.ndim} <= dim < {x.ndim}")
     x = x.movedim(int(dim), -1)
     if x.shape[-1] < 1: raise ValueError("`logits` must have at least one class along `dim`")
-    rmax = x.amax(-1)  # along the class axis now
+    rmax = x.amax(-1)  # one cheap pass: amax propagates NaN, and is +inf / -inf exactly when a row has +inf / is all -inf
+    if torch.isnan(rmax).any() or (rmax == math.inf).any(): raise ValueError("`logits` contains NaN or +inf" + (" (-inf is allowed: a masked class)" if masked else ""))
     if not masked and bool((x.amin(-1) == -math.inf).any()): raise ValueError("`logits` contains -inf")
     if bool((rmax == -math.inf).any()): raise ValueError("`logits` has a row whose every entry is -inf (masked): nothing to normalise")
     if q is None: qq = torch.ones(x.shape[-1], dtype=x.dtype, device=x.device)
