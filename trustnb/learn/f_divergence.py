@@ -113,30 +113,67 @@ def _newton_t(x, q, r, k, lo, hi, n_iter):
         if done: break
     return t
 
-def _power_p(theta, f, q, n_iter, compact=0.25):
+def _solve_rows(x, r, k, n_iter):
+    "p on rows `x` (unit q) from the threshold t solved on all of x: float64 for r < 1 (a > 2), else x's precision."
+    xx = x if r >= 1 and x.shape[-1] > 64 else x.double(); m = xx.amax(-1, keepdim=True)  # small rows: float64 costs nothing
+    t = _newton_t(xx, None, r, k, m - 1 / k, m - x.shape[-1] ** (-1 / r) / k, n_iter)
+    p = (xx - t).clamp_min(0).pow(r); return (p / p.sum(-1, keepdim=True)).to(x.dtype), t
+
+def _power_p(theta, f, q, n_iter, compact=0.25, k0=16):
     """The f-softargmax for (f')^{-1}(u) = [1 + k u]_+^r (Alpha(a > 1), ChiSquare): p_j = q_j k^r (theta_j - t)_+^r.
-    Only the entries above the lower bracket can be in the support; when they are at most `compact` of a row (the usual
-    sparse case) the root is found on those alone, in float64, and scattered back. Returns p, the compact set's indices (None: full width) and p on that set."""
+    Returns p and the backward's plan: [(rows, idx, p_c)], rows of the flattened batch (None: all), idx the entries of the
+    support's candidates (None: full width) and p_c the probabilities there.
+    Unit q: t is solved in float64 on each row's top-K entries (K = k0; for the rows where it falls short, the count of entries above
+    the top K's threshold, which is at most the row's), like
+    entmax's partial sort; K is enough when the smallest entry kept is <= t (every entry left out then has weight 0).
+    Past `compact` of a row, the rows left are solved at full width. General q: on the entries above the lower bracket."""
     r, k = float(f.power), float(f.slope); n = theta.shape[-1]
     unit = q is None or bool((q == 1).all())
-    qf = None if unit else q.expand_as(theta)
-    m = theta.amax(-1, keepdim=True)
+    if unit:
+        x2 = theta.reshape(-1, n); p = torch.zeros_like(x2); plan, rows, K, sub = [], None, min(k0, n), x2
+        while True:
+            if K > compact * n or K >= n:  # the rows left: full width
+                ps, _ = _solve_rows(sub, r, k, n_iter)
+                if rows is None: p = ps
+                else: p.index_copy_(0, rows, ps)
+                plan.append((rows, None, ps)); break
+            xv, idx = sub.topk(K, -1, sorted=False)
+            pv, t = _solve_rows(xv.double(), r, k, n_iter); pv = pv.to(theta.dtype)
+            ok = (xv.double().amin(-1, keepdim=True) <= t).squeeze(-1)  # K covers the support
+            done = bool(ok.all())
+            if not done: xv, idx, pv = xv[ok], idx[ok], pv[ok]; here = ok.nonzero().squeeze(-1) if rows is None else rows[ok]
+            else: here = rows
+            if here is None: p.scatter_(-1, idx, pv)
+            elif len(here): p.index_put_((here.unsqueeze(-1), idx), pv)  # writes K entries per row
+            if here is None or len(here): plan.append((here, idx, pv))
+            if done: break
+            bad = ~ok; rows = bad.nonzero().squeeze(-1) if rows is None else rows[bad]
+            # t on the top K is <= the row's t, so the entries above it hold the support: their count is a K that suffices
+            sub = x2.index_select(0, rows); cnt = (sub >= t[bad].to(x2.dtype)).sum(-1)
+            dense = cnt > compact * n  # these rows at full width now; the others go on with a K that covers them
+            if bool(dense.any()):
+                ps, _ = _solve_rows(sub[dense], r, k, n_iter); p.index_copy_(0, rows[dense], ps); plan.append((rows[dense], None, ps))
+                if bool(dense.all()): break
+                rows, sub, cnt = rows[~dense], sub[~dense], cnt[~dense]
+            K = max(2 * K, int(cnt.amax()))
+        return p.reshape(theta.shape), plan
+    qf = q.expand_as(theta)
     # bracket: t >= max_j (theta_j - q_j^(-1/r) / k) (one term alone reaches the total); t <= max theta - (sum q)^(-1/r) / k
-    lo = m - 1 / k if unit else (theta - qf.pow(-1 / r) / k).amax(-1, keepdim=True)
-    hi = m - (n if unit else qf.sum(-1, keepdim=True)) ** (-1 / r) / k
+    lo = (theta - qf.pow(-1 / r) / k).amax(-1, keepdim=True)
+    hi = theta.amax(-1, keepdim=True) - qf.sum(-1, keepdim=True) ** (-1 / r) / k
     K = int((theta > lo).sum(-1).amax())
     if K <= compact * n:
-        xv, idx = theta.topk(K, -1, sorted=False); x = xv.double(); qv = None if unit else qf.gather(-1, idx).double()
+        xv, idx = theta.topk(K, -1, sorted=False); x = xv.double(); qv = qf.gather(-1, idx).double()
         t = _newton_t(x, qv, r, k, lo.double(), hi.double(), n_iter)
-        pv = (x - t).clamp_min(0).pow(r); pv = pv if unit else qv * pv
-        pv = (pv / pv.sum(-1, keepdim=True)).to(theta.dtype)
-        return torch.zeros_like(theta).scatter_(-1, idx, pv), idx, pv
+        pv = qv * (x - t).clamp_min(0).pow(r); pv = (pv / pv.sum(-1, keepdim=True)).to(theta.dtype)
+        p = torch.zeros_like(theta).scatter_(-1, idx, pv)
+        return p, [(None, idx.reshape(-1, K), pv.reshape(-1, K))]
     # full width: in the input's precision where p is well conditioned in t (r >= 1); for r < 1 (a > 2) dp/dt ~ u^(r-1) blows
     # up at the support's edge and a float32 t alone costs 1e-5 there (entmax_bisect in float32: 3e-5), so float64
-    x = theta if r >= 1 else theta.double(); qx = None if unit else (qf if r >= 1 else qf.double())
+    x = theta if r >= 1 else theta.double(); qx = qf if r >= 1 else qf.double()
     t = _newton_t(x, qx, r, k, lo.to(x.dtype), hi.to(x.dtype), n_iter)
-    p = (x - t).clamp_min(0).pow(r); p = p if unit else qx * p; p = (p / p.sum(-1, keepdim=True)).to(theta.dtype)
-    return p, None, p
+    p = qx * (x - t).clamp_min(0).pow(r); p = (p / p.sum(-1, keepdim=True)).to(theta.dtype)
+    return p, [(None, None, p.reshape(-1, n))]
 
 
 # %% ../../nbs/90_learn.f_divergence.ipynb #c0d45220
@@ -147,12 +184,14 @@ class _FSoftargmax(torch.autograd.Function):
     def forward(ctx, theta, q, f, n_iter):
         if f.power is not None:
             with torch.no_grad():
-                p, idx, pc = _power_p(theta, f, q.to(theta.dtype), n_iter); tiny = torch.finfo(theta.dtype).tiny
-                qc = q.to(theta.dtype).expand_as(theta)
-                qc = qc if idx is None else qc.gather(-1, idx)
-                s = torch.where(pc > 0, qc / f.f_second((pc / qc).clamp_min(tiny)), torch.zeros_like(pc))
-            if idx is None: ctx.save_for_backward(s)
-            else: ctx.save_for_backward(s, idx)
+                qd = q.to(theta.dtype); p, plan = _power_p(theta, f, qd, n_iter); tiny = torch.finfo(theta.dtype).tiny
+                q2 = qd if qd.ndim == 1 else qd.expand_as(theta).reshape(-1, theta.shape[-1]); ctx.plan = []  # (n,): never materialised
+                for rows, idx, pc in plan:
+                    if qd.ndim == 1: qc = qd if idx is None else qd[idx]
+                    else:
+                        qc = q2 if rows is None else q2.index_select(0, rows)
+                        qc = qc if idx is None else qc.gather(-1, idx)
+                    ctx.plan.append((rows, idx, torch.where(pc > 0, qc / f.f_second((pc / qc).clamp_min(tiny)), torch.zeros_like(pc))))
             return p
         with torch.no_grad():
             qq = q.to(theta.dtype).expand_as(theta)  # computed in the input's precision (float32 like entmax, float64 for numpy)
@@ -163,14 +202,20 @@ class _FSoftargmax(torch.autograd.Function):
             p = p / p.sum(-1, keepdim=True)  # the bisection's residual, removed
             tiny = torch.finfo(theta.dtype).tiny
             s = torch.where(p > 0, qq / f.f_second((p / qq).clamp_min(tiny)), torch.zeros_like(p))
-        ctx.save_for_backward(s); return p
+        ctx.plan = [(None, None, s.reshape(-1, theta.shape[-1]))]; return p
     @staticmethod
     def backward(ctx, g):
-        s, *idx = ctx.saved_tensors
-        gc = g if not idx else g.gather(-1, idx[0])
-        sg = (s * gc).sum(-1, keepdim=True) / s.sum(-1, keepdim=True).clamp_min(1e-30); gx = s * (gc - sg)
-        if idx: gx = torch.zeros(*g.shape, dtype=gx.dtype, device=gx.device).scatter_(-1, idx[0], gx)
-        return gx, None, None, None
+        n = g.shape[-1]; g2 = g.reshape(-1, n); gx = None
+        for rows, idx, s in ctx.plan:
+            gs = g2 if rows is None else g2.index_select(0, rows)
+            gc = gs if idx is None else gs.gather(-1, idx)
+            sg = (s * gc).sum(-1, keepdim=True) / s.sum(-1, keepdim=True).clamp_min(1e-30); gd = s * (gc - sg)
+            if rows is None and idx is None: gx = gd; continue
+            if gx is None: gx = torch.zeros(g2.shape, dtype=gd.dtype, device=gd.device)
+            if idx is None: gx.index_copy_(0, rows, gd)
+            elif rows is None: gx.scatter_(-1, idx, gd)
+            else: gx.index_put_((rows.unsqueeze(-1), idx), gd)
+        return gx.reshape(g.shape), None, None, None
 
 def _prep(logits, q, dim, masked=True):
     if isinstance(logits, torch.Tensor): x = logits
