@@ -13,6 +13,7 @@ def render(nb_path=ROOT / 'nbs' / 'index.ipynb') -> str:
         src = ''.join(c['source']).strip('\n')
         if c['cell_type'] == 'markdown': parts.append(src)
         elif c['cell_type'] == 'code' and not re.match(r'^\s*#\s*\|\s*(hide|export)', src):
+            src = re.sub(r'\A(?:\s*#\s*\|[^\n]*\n)+', '', src)  # directives (`#| exec_doc`) are not code to copy
             parts.append('```python\n' + src + '\n```')
     return HEADER + '\n\n'.join(parts) + '\n'
 
