@@ -31,6 +31,12 @@ INSTALL = {'overcomplete': [sys.executable, '-m', 'pip', 'install', '--no-deps',
 def _sync(dev):
     if dev.type == 'cuda': torch.cuda.synchronize()
 
+def _adam(params, lr):
+    "Adam for the anchors' loops, fused where the torch build and device have the kernel (as trustnb's `train_sae` uses)."
+    params = list(params)
+    try: return torch.optim.Adam(params, lr=lr, fused=True)
+    except (RuntimeError, TypeError, ValueError): return torch.optim.Adam(params, lr=lr)
+
 def _batches(X, steps, bs, seed):
     g = torch.Generator().manual_seed(seed)
     return [X[torch.randint(len(X), (bs,), generator=g)] for _ in range(steps)]
@@ -46,7 +52,7 @@ def run_trustnb(X, Xte, a, dev, lr):
     return dict(steps_per_s=a.steps / dt, fvu=f)
 
 TRUSTNB_CONFIG = ('TopKSAE(d, n_latents, k) (Gao et al.: tied init, b_dec subtracted, unit-norm decoder, AuxK 1/32); train_sae defaults: '
-                  'Adam, 5% warm-up, linear decay over the last 20%, batches by reshuffled permutation, per-step loss/FVU/L0 history')
+                  'Adam (fused where available), 5% warm-up, linear decay over the last 20%, batches by reshuffled permutation, per-step loss/FVU/L0 history')
 
 
 def _import_overcomplete_sae():
@@ -63,7 +69,7 @@ def run_overcomplete(X, Xte, a, dev, lr):
     "overcomplete: TopKSAE with its default encoder and dictionary, its own `train_sae` loop, MSE criterion."
     oc = _import_overcomplete_sae()
     torch.manual_seed(a.seed); sae = oc.TopKSAE(X.shape[1], a.n_latents, top_k=a.k, device=str(dev))
-    opt = torch.optim.Adam(sae.parameters(), lr=lr)
+    opt = _adam(sae.parameters(), lr)
     crit = lambda x, x_hat, *_: ((x - x_hat) ** 2).mean()
     data = _batches(X, a.steps, a.batch, a.seed)  # pre-drawn batches: its loop pays no sampling cost
     _sync(dev); t = time.perf_counter()
@@ -75,7 +81,7 @@ def run_overcomplete(X, Xte, a, dev, lr):
 
 OVERCOMPLETE_CONFIG = ('overcomplete.sae.TopKSAE(d, nb_concepts=n_latents, top_k=k) with its defaults (Linear+BatchNorm encoder, '
                        'l2-normalised dictionary, xavier init); overcomplete.sae.train_sae(nb_epochs=1, monitoring=0, clip_grad=1.0 default), '
-                       'Adam, MSE criterion, batches pre-drawn (not timed)')
+                       'Adam (fused where available, as trustnb), MSE criterion, batches pre-drawn (not timed)')
 
 
 def run_saelens(X, Xte, a, dev, lr):
@@ -86,7 +92,7 @@ def run_saelens(X, Xte, a, dev, lr):
     except ImportError as e: raise ImportError(f'sae-lens is not installed or incomplete ({e}): ' + ' '.join(INSTALL['sae-lens'][2:]))
     torch.manual_seed(a.seed)
     sae = TopKTrainingSAE(TopKTrainingSAEConfig(d_in=X.shape[1], d_sae=a.n_latents, k=a.k, device=str(dev)))
-    opt = torch.optim.Adam(sae.parameters(), lr=lr); data = _batches(X, a.steps, a.batch, a.seed)
+    opt = _adam(sae.parameters(), lr); data = _batches(X, a.steps, a.batch, a.seed)
     dead = torch.zeros(a.n_latents, dtype=torch.bool, device=dev)
     _sync(dev); t = time.perf_counter()
     for i, xb in enumerate(data):
@@ -97,7 +103,7 @@ def run_saelens(X, Xte, a, dev, lr):
     with torch.no_grad(): f = fvu(Xte, sae.decode(sae.encode(Xte)))
     return dict(steps_per_s=a.steps / dt, fvu=f)
 
-SAELENS_CONFIG = 'sae_lens TopKTrainingSAE(TopKTrainingSAEConfig(d_in, d_sae=n_latents, k)) defaults, training_forward_pass + Adam'
+SAELENS_CONFIG = 'sae_lens TopKTrainingSAE(TopKTrainingSAEConfig(d_in, d_sae=n_latents, k)) defaults, training_forward_pass + Adam (fused where available)'
 
 def run_floor(X, Xte, a, dev, lr=None):
     """The floor: the bare operations one TopK SAE step needs, on pre-drawn batches: encoder matmul, top-k, sparse decode

@@ -138,10 +138,10 @@ def _power_p(theta, f, q, n_iter, compact=0.25, k0=16):
                 else: p.index_copy_(0, rows, ps)
                 plan.append((rows, None, ps)); break
             xv, idx = sub.topk(K, -1, sorted=False)
-            pv, t = _solve_rows(xv.double(), r, k, n_iter); pv = pv.to(theta.dtype)
-            ok = (xv.double().amin(-1, keepdim=True) <= t).squeeze(-1)  # K covers the support
+            x64 = xv.double(); pv, t = _solve_rows(x64, r, k, n_iter); pv = pv.to(theta.dtype)
+            ok = (x64.amin(-1, keepdim=True) <= t).squeeze(-1)  # K covers the support
             done = bool(ok.all())
-            if not done: xv, idx, pv = xv[ok], idx[ok], pv[ok]; here = ok.nonzero().squeeze(-1) if rows is None else rows[ok]
+            if not done: idx, pv = idx[ok], pv[ok]; here = ok.nonzero().squeeze(-1) if rows is None else rows[ok]
             else: here = rows
             if here is None: p.scatter_(-1, idx, pv)
             elif len(here): p.index_put_((here.unsqueeze(-1), idx), pv)  # writes K entries per row
