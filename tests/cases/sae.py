@@ -121,6 +121,7 @@ COVERS = {J.active_jacobian,  # a method of JacobianSAE (JacobianSAE.active_jaco
 
 EXEMPT = {
     'trustnb.sae.core.CheckpointNotFoundError': 'an exception type raised by load_sae/load_saelens; it takes no user input',
+    'trustnb.sae.core.SAEOutput': 'the result every SAE forward returns; its __post_init__ validates nothing, it only defers building the dense codes from `active` (10_sae.core checks them against topk_codes)',
     'trustnb.sae.matryoshka.matryoshka_claim': 'registered reproduction claim: trains ten SAEs on a dictionary drawn from its seed (run by trustnb.repro); its sizes are validated by frontier',
     'trustnb.sae.matryoshka.plot_frontier': 'draws a figure from a fitted Frontier result; no numeric input of its own',
     'trustnb.sae.universal.universal_sae_claim': 'registered reproduction claim: needs the zoo digits classifiers and minutes of training (run by trustnb.repro)',

@@ -16,6 +16,7 @@ from safetensors.torch import save_file, load_file
 from ..core import Result, check_array, check_choice, check_in_range, check_int, check_positive, check_type, progress, to_numpy
 from ..hooks import capture_sites, resolve_site
 from .core import SAE, SAEHistory, BatchTopKSAE, JumpReLUSAE, ReluSAE, TopKSAE, load_sae, save_sae, save_saelens
+from .core import _adam # train_sae's Adam (fused where the build has it): the two loops stay step-for-step equal
 
 # %% auto #0
 __all__ = ['STORE_FORMAT', 'CHECKPOINT_FORMAT', 'StoreWriter', 'write_activation_store', 'ActivationStore', 'ActivationStream',
@@ -367,7 +368,10 @@ def _load_checkpoint(ck:Path, sae, opt, train, store):
         for k, v in saved.state_dict().items(): sae.state_dict()[k].copy_(v)
     O, names = load_file(str(ck / 'optimizer.safetensors')), dict(sae.named_parameters())
     sd = opt.state_dict(); ids = {n: i for i, n in enumerate(names)}
-    sd['state'] = {ids[n]: {k[len(n) + 1:]: v for k, v in O.items() if k.startswith(n + '.')} for n in names if any(k.startswith(n + '.') for k in O)}
+    # each moment laid out as its parameter (TopK's W_enc is a transposed clone): the fused Adam kernel walks memory in order
+    # and ignores strides, so a row-major moment beside a column-major parameter would pair the wrong entries
+    like = lambda p, v: torch.empty_like(p, dtype=v.dtype).copy_(v) if v.shape == p.shape else v
+    sd['state'] = {ids[n]: {k[len(n) + 1:]: like(p, v) for k, v in O.items() if k.startswith(n + '.')} for n, p in names.items() if any(k.startswith(n + '.') for k in O)}
     opt.load_state_dict(sd); T = load_file(str(ck / 'trainer.safetensors'))
     rec = {k[5:]: T[k].tolist() for k in T if k.startswith('hist.')}
     return state['step'], T['since'], rec, state['seconds']
@@ -423,7 +427,7 @@ def train_on_store(sae:SAE, # any single-input SAE of the family (trained in pla
     train = dict(steps=steps, lr=lr, batch_size=batch_size, seed=seed, warmup=warmup, decay=decay, aux_coeff=aux_coeff,
                  dead_after=dead_after, init_b_dec=init_b_dec, log_every=log_every, buffer_bytes=buffer_bytes)
     p = next(sae.parameters()); dev, dt = p.device, p.dtype; dead_after = dead_after or min(store.n_rows, 1_000_000)
-    opt = torch.optim.Adam(sae.parameters(), lr=lr); ckdir = None if checkpoint_dir is None else _check_dir(checkpoint_dir, 'checkpoint_dir')
+    opt = _adam(sae.parameters(), lr); ckdir = None if checkpoint_dir is None else _check_dir(checkpoint_dir, 'checkpoint_dir')
     ck = latest_checkpoint(ckdir) if ckdir is not None and resume else None
     if ck is not None: step0, since, rec, secs0 = _load_checkpoint(ck, sae, opt, train, store); since = since.to(dev)
     else:
@@ -463,7 +467,7 @@ def _rss_kib()->dict:
 
 def _warm_up(sae):
     "One throwaway Adam step on a copy of `sae` with 2 random rows: torch's one-time lazy imports (torch._dynamo at the first optimizer step, ~70 MiB) happen before the memory baseline."
-    c = copy.deepcopy(sae).train(); o = torch.optim.Adam(c.parameters())
+    c = copy.deepcopy(sae).train(); o = _adam(c.parameters(), 1e-3) # the Adam the loops use
     c(torch.randn(2, c.d_in, generator=torch.Generator().manual_seed(0)).to(next(c.parameters()))).loss.backward(); o.step()
 
 def _reset_peak_rss()->bool:
