@@ -1,4 +1,4 @@
-"""Shapley value estimation at n >= 16: trustnb (Leverage SHAP, the paper's estimator; RegressionAdjustedSHAP, ours)
+"""Shapley value estimation at n >= 16: trustnb (Leverage SHAP, the paper's estimator; RegressionAdjustedSHAP with tree, Hamming-kernel or Gaussian-process surrogates, ours)
 vs shap and shapiq, in one run (benchmark, not a test).
 
 Model families (one background row, as the paper's benchmark): gradient-boosted trees on the first n standardized
@@ -26,6 +26,7 @@ ANCHORS = {
     'ra[auto]': "trustnb RegressionAdjustedSHAP(surrogate='auto', n_folds=10, n_boot=0), budget=m+2 -- ours (default)",
     'ra[tree]': "trustnb RegressionAdjustedSHAP(surrogate='tree', n_folds=10, n_boot=0), budget=m+2",
     'ra[kernel]': "trustnb RegressionAdjustedSHAP(surrogate='kernel', n_folds=10, n_boot=0), budget=m+2",
+    'ra[gp]': "trustnb RegressionAdjustedSHAP(surrogate='gp', n_folds=10, n_boot=0), budget=m+2 -- ARD Gaussian-process surrogate, hyperparameters by marginal likelihood",
     'shap.Kernel': "shap.KernelExplainer(f, bg).shap_values(x, nsamples=m, l1_reg=False) -- the paper's official baseline call; "
                    "l1_reg=False (the default feature selection zeroes features for n > 10); seeded through np.random.seed",
     'shap.Permutation': "shap.PermutationExplainer(f, bg)(x, max_evals=m+2) -- shap's other model-agnostic sampler (antithetic "
@@ -88,7 +89,7 @@ def main(points=6, seeds=4, ns=(16, 20), mults=(10,), families=('gbm6', 'gbm4', 
     import importlib.metadata as md
     ours = {'leverage_shap': lambda f, x, bg, m, s: LeverageSHAP(f, bg, seed=s, n_boot=0).attribute(x, m + 2).values,
             **{f'ra[{g}]': (lambda f, x, bg, m, s, g=g: RegressionAdjustedSHAP(f, bg, surrogate=g, seed=s, n_boot=0).attribute(x, m + 2).values)
-               for g in ('auto', 'tree', 'kernel')}}
+               for g in ('auto', 'tree', 'kernel', 'gp')}}
     runners = {**ours, 'shap.Kernel': run_shap_kernel, 'shap.Permutation': run_shap_perm, **shapiq_runners()}
     print('anchor configurations (same budget for all):')
     for k in runners: print(f'  {k}: {ANCHORS[k]}')

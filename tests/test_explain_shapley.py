@@ -78,16 +78,30 @@ def test_efficiency_and_standard_errors(n, seed, surrogate):
     assert a.std_err.shape == a.values.shape and np.isfinite(a.std_err).all() and (a.std_err >= 0).all()
     assert a.n_evals <= budget
 
+def _identifies(n, budget, seed):
+    "Does the paired sample `attribute(seed=seed)` draws separate every feature (rank n - 1 once efficiency is imposed)?"
+    from trustnb.explain.leverage_shap import leverage_sample
+    Z, *_ = leverage_sample(n, budget - 2, True, False, np.random.default_rng(seed))  # the estimator's first draws from its generator
+    return np.linalg.matrix_rank(Z.astype(float) @ (np.eye(n) - 1.0 / n)) == n - 1
+
+def test_identifies_catches_confounded_features():
+    "Control for the helper: the draw of n = 6, seed 2, budget 20 never separates features 3 and 4 (always in or out together)."
+    assert not _identifies(6, 20, 2) and _identifies(6, 40, 2)
+
 @settings(**SETTINGS)
 @given(n=st.integers(4, 12), seed=st.integers(0, 10_000))
 def test_auto_is_exact_on_games_of_order_two(n, seed):
-    "A game with interactions of order <= 2 only: the zero surrogate's residual is additive, 'auto' keeps it, and the estimate is exact."
+    """A game with interactions of order <= 2 only: the zero surrogate's residual is additive and 'auto' keeps it. The estimate is
+    exact when the sampled pairs separate every feature; when they do not (small budgets: e.g. two features always drawn together)
+    the regression's minimum-norm solution splits their joint value and the estimate is Leverage SHAP's, with efficiency exact."""
     rng = np.random.default_rng(seed); A = np.triu(rng.standard_normal((n, n)), 1); c = rng.standard_normal(n)
     q = lambda X: X @ c + np.einsum('ri,ij,rj->r', X, A, X)
-    x, bg = rng.standard_normal(n), rng.standard_normal((1, n))
-    a = RegressionAdjustedSHAP(q, bg, seed=seed, n_boot=0).attribute(x, min(3 * n + 2, 2 ** n - 1))
-    np.testing.assert_allclose(a.values, exact_shapley(q, x, bg).values, atol=1e-8)
+    x, bg = rng.standard_normal(n), rng.standard_normal((1, n)); budget = min(3 * n + 2, 2 ** n - 1)
+    a = RegressionAdjustedSHAP(q, bg, seed=seed, n_boot=0).attribute(x, budget)
     assert a.method == 'regression_adjusted_shap[zero]'
+    np.testing.assert_array_equal(a.values, LeverageSHAP(q, bg, seed=seed, n_boot=0).attribute(x, budget).values)
+    np.testing.assert_allclose(a.values.sum(), a.fx - a.base_value, atol=1e-8)
+    if _identifies(n, budget, seed): np.testing.assert_allclose(a.values, exact_shapley(q, x, bg).values, atol=1e-8)
 
 def test_full_budget_is_exact_and_seed_reproducible():
     f, x, bg = _mlp(6, 0)
