@@ -5,6 +5,7 @@
 # %% ../../nbs/30_explain.leverage_shap.ipynb #ce36ff1d
 from __future__ import annotations
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 import warnings
 from math import comb, factorial
@@ -45,7 +46,8 @@ class _Value:
 
 # %% ../../nbs/30_explain.leverage_shap.ipynb #9f6db095
 def _bits(masks:np.ndarray, n:int)->np.ndarray: return ((masks[:, None] >> np.arange(n)) & 1).astype(bool)
-def _popcount(a:np.ndarray)->np.ndarray: return _bits(a, 63).sum(1)
+_POP8 = np.array([bin(i).count('1') for i in range(256)], np.int64)
+def _popcount(a:np.ndarray)->np.ndarray: return _POP8[np.ascontiguousarray(a, np.int64).view(np.uint8)].reshape(-1, 8).sum(1)  # by bytes: a 256-entry table
 def _mu(n:int, s:np.ndarray)->np.ndarray:
     "Shapley-kernel weight of one coalition of size `s`: 1 / (C(n,s) s (n-s))."
     return np.exp(-(gammaln(n + 1) - gammaln(s + 1) - gammaln(n - s + 1))) / (s * (n - s))
@@ -533,9 +535,15 @@ RegressionAdjustedSHAP.attribute = _attribute
 # %% ../../nbs/30_explain.leverage_shap.ipynb #7756244e
 def _mlp_problem(n:int, instance:int=0, hidden:int=32):
     "A smooth model: a random tanh MLP on n standard-normal features; (f, x, background, exact Shapley values by enumeration)."
+    f, x, bg = _mlp_model(n, instance, hidden); return f, x, bg, _mlp_exact(n, instance, hidden).copy()
+
+def _mlp_model(n, instance, hidden):
     rng = np.random.default_rng(instance); Wa = rng.standard_normal((n, hidden)) / np.sqrt(n) * 2; wb = rng.standard_normal(hidden)
-    f = lambda X: np.tanh(X @ Wa) @ wb; x, bg = rng.standard_normal(n), rng.standard_normal((1, n))
-    return f, x, bg, exact_shapley(f, x, bg, batch_size=1 << 16).values
+    return (lambda X: np.tanh(X @ Wa) @ wb), rng.standard_normal(n), rng.standard_normal((1, n))
+
+@lru_cache(maxsize=64)
+def _mlp_exact(n, instance, hidden):  # enumeration of 2^n coalitions, once per problem (a claim and its control share the problems)
+    f, x, bg = _mlp_model(n, instance, hidden); return exact_shapley(f, x, bg, batch_size=1 << 16).values
 
 def _ra_errors(n:int, seed:int, points:int, seeds:int, surrogate:str, depth:int=6)->tuple:
     "Per point, median errors of RegressionAdjustedSHAP(surrogate) and of shap's sampler at m = 10n."

@@ -400,7 +400,7 @@ class SAEHistory(Result):
 
 # %% ../../nbs/10_sae.core.ipynb #f599f6f9
 def _rows(acts): return len(next(iter(acts.values()))) if isinstance(acts, dict) else len(acts)
-def _take(acts, idx, dev): # rows `idx` (index_select: about 10x faster than `acts[idx]` for a (512, 64) batch on CPU)
+def _take(acts, idx, dev): # rows `idx` (index_select: measured 4.5x faster than `acts[idx]`, 4.4 vs 20 us for 512 of 65,536 rows of width 64, one CPU thread)
     return {k: v.index_select(0, idx).to(dev) for k, v in acts.items()} if isinstance(acts, dict) else acts.index_select(0, idx).to(dev)
 
 def _prep_acts(sae, acts):
