@@ -23,10 +23,10 @@ def timed(fn):
 
 ANCHORS = {
     'leverage_shap': "trustnb LeverageSHAP(paired=True, replacement=False, n_boot=0), budget=m+2 -- the paper's estimator",
-    'ra[auto]': "trustnb RegressionAdjustedSHAP(surrogate='auto', n_folds=10, n_boot=0), budget=m+2 -- ours (default)",
+    'ra[auto]': "trustnb RegressionAdjustedSHAP(surrogate='auto', n_folds=10, n_boot=0), budget=m+2 -- ours (default; 10 folds for the tree candidate, one pair out for kernel/gp)",
     'ra[tree]': "trustnb RegressionAdjustedSHAP(surrogate='tree', n_folds=10, n_boot=0), budget=m+2",
-    'ra[kernel]': "trustnb RegressionAdjustedSHAP(surrogate='kernel', n_folds=10, n_boot=0), budget=m+2",
-    'ra[gp]': "trustnb RegressionAdjustedSHAP(surrogate='gp', n_folds=10, n_boot=0), budget=m+2 -- ARD Gaussian-process surrogate, hyperparameters by marginal likelihood",
+    'ra[kernel]': "trustnb RegressionAdjustedSHAP(surrogate='kernel', n_boot=0), budget=m+2 -- Hamming-kernel ridge, cross-fitted one pair out (closed form)",
+    'ra[gp]': "trustnb RegressionAdjustedSHAP(surrogate='gp', n_boot=0), budget=m+2 -- ARD Gaussian-process surrogate, hyperparameters by marginal likelihood, cross-fitted one pair out (closed form)",
     'shap.Kernel': "shap.KernelExplainer(f, bg).shap_values(x, nsamples=m, l1_reg=False) -- the paper's official baseline call; "
                    "l1_reg=False (the default feature selection zeroes features for n > 10); seeded through np.random.seed",
     'shap.Permutation': "shap.PermutationExplainer(f, bg)(x, max_evals=m+2) -- shap's other model-agnostic sampler (antithetic "

@@ -424,14 +424,31 @@ def _hamming_tables(rho:float, n:int):
             pout[t] = (np.outer(C(t, t + 1), C(n - t - 1, n - t)) * w[a + c] * (rho ** (t - a + c + 1) - rho ** (t - a + c))).sum()
     return pin, pout
 
-class _KernelSurrogate:
-    "Kernel ridge regression with the Hamming kernel rho^|S Δ T|; each kernel column is a two-type symmetric game."
-    def __init__(self, n:int, rho:float=0.92, ridge:float=1e-2): self.n, self.rho, self.ridge = n, rho, ridge; self.tab = _hamming_tables(rho, n)
-    def _gram(self, A, B): return self.rho ** (A.sum(1)[:, None] + B.sum(1)[None, :] - 2 * A @ B.T)
+class _KernelGame:
+    "A kernel-regression surrogate whose kernel columns have exact Shapley values (`_col_phi`), cross-fitted one unit out in closed form."
+    scaled = False  # targets standardized (the GP) or only centred (kernel ridge)
     def fit_predict(self, Z:np.ndarray, y:np.ndarray, Zq:np.ndarray):
-        mu = y.mean(); alpha = np.linalg.solve(self._gram(Z, Z) + self.ridge * np.eye(len(Z)), y - mu)
-        t = Z.sum(1).round().astype(int); Phi = np.where(Z.T > 0.5, self.tab[0][t][None, :], self.tab[1][t][None, :])
-        return self._gram(Zq, Z) @ alpha + mu, Phi @ alpha
+        mu, s = y.mean(), (y.std() or 1.0) if self.scaled else 1.0
+        alpha = np.linalg.solve(self._gram(Z, Z) + self.reg * np.eye(len(Z)), (y - mu) / s)
+        return mu + s * (self._gram(Zq, Z) @ alpha), s * (alpha @ self._col_phi(Z))
+    def leave_units_out(self, Z:np.ndarray, y:np.ndarray, d:float, unit:np.ndarray):
+        """Cross-fitting with one fold per sampling unit, in closed form: (out-of-unit predictions at `Z`, mean prediction at
+        (∅, [n]), mean phi(g)) over the fits that each leave one unit out; the ends (targets 0 and `d`) are in every fit."""
+        from scipy.linalg import cho_factor, cho_solve
+        m = len(Z); T = np.vstack([Z, np.zeros(self.n), np.ones(self.n)]); t = np.concatenate([y, [0.0, d]])
+        mu, s = t.mean(), (t.std() or 1.0) if self.scaled else 1.0
+        Kg = self._gram(T, T); Ki = cho_solve(cho_factor(Kg + self.reg * np.eye(m + 2)), np.eye(m + 2)); alpha = Ki @ ((t - mu) / s)
+        units = np.unique(unit); pred = np.empty(m); Am = np.empty((m + 2, len(units)))
+        for k, u in enumerate(units):  # block downdate: coefficients without B = alpha - Ki[:, B] Ki[B, B]^-1 alpha[B], zero on B
+            B = np.flatnonzero(unit == u); q = np.linalg.solve(Ki[np.ix_(B, B)], alpha[B])
+            pred[B] = t[B] - s * q; Am[:, k] = alpha - Ki[:, B] @ q; Am[B, k] = 0.0
+        return pred, mu + s * (Kg[m:] @ Am).mean(1), s * (self._col_phi(T).T @ Am.mean(1))
+
+class _KernelSurrogate(_KernelGame):
+    "Kernel ridge regression with the Hamming kernel rho^|S Δ T|; each kernel column is a two-type symmetric game."
+    def __init__(self, n:int, rho:float=0.92, ridge:float=1e-2): self.n, self.rho, self.reg = n, rho, ridge; self.tab = _hamming_tables(rho, n)
+    def _gram(self, A, B): return self.rho ** (A.sum(1)[:, None] + B.sum(1)[None, :] - 2 * A @ B.T)
+    def _col_phi(self, T): t = T.sum(1).round().astype(int); return np.where(T > 0.5, self.tab[0][t][:, None], self.tab[1][t][:, None])
 
 # %% ../../nbs/30_explain.leverage_shap.ipynb #51482b9a
 def _product_game_shapley(a_in:np.ndarray, # (k, n): player j's factor when it is in S, for each of k games
@@ -447,10 +464,11 @@ def _product_game_shapley(a_in:np.ndarray, # (k, n): player j's factor when it i
         out[:, i] = (a_in[:, i] - a_out[:, i]) * (P @ w)
     return out
 
-class _GPSurrogate:
+class _GPSurrogate(_KernelGame):
     """Gaussian-process regression on coalition indicators with an ARD Gaussian kernel, $k(z,t) = a\\prod_j \\rho_j^{[z_j \\ne t_j]}$
     ($\\rho_j = e^{-1/2\\ell_j^2}$): amplitude, the n length scales and the noise by maximum marginal likelihood (`tune`, once, on every
     sampled coalition), then fixed for the cross-fitted fits. Each kernel column is a product game: exact Shapley values."""
+    scaled = True
     def __init__(self, n:int): self.n = n
     def tune(self, Z:np.ndarray, y:np.ndarray):
         from sklearn.gaussian_process import GaussianProcessRegressor
@@ -459,15 +477,12 @@ class _GPSurrogate:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # a hyperparameter at its bound warns; the bound is then the estimate
             kk = GaussianProcessRegressor(k, normalize_y=True, random_state=0).fit(Z, y).kernel_
-        self.amp, self.noise = float(kk.k1.k1.constant_value), float(kk.k2.noise_level)
+        self.amp, self.reg = float(kk.k1.k1.constant_value), float(kk.k2.noise_level)  # reg: the noise variance
         self.c = 0.5 / np.atleast_1d(kk.k1.k2.length_scale) ** 2 * np.ones(self.n)  # -log rho_j
         return self
     def _gram(self, A, B): return self.amp * np.exp(-((A @ self.c)[:, None] + (B @ self.c)[None, :] - 2 * (A * self.c) @ B.T))
-    def fit_predict(self, Z:np.ndarray, y:np.ndarray, Zq:np.ndarray):
-        mu, s = y.mean(), y.std() or 1.0; alpha = np.linalg.solve(self._gram(Z, Z) + self.noise * np.eye(len(Z)), (y - mu) / s)
-        rho = np.exp(-self.c)[None, :]  # column t in S: rho^[t_j != 1]; out of S: rho^[t_j != 0]
-        phi = s * self.amp * (alpha @ _product_game_shapley(rho ** (1 - Z), rho ** Z))
-        return mu + s * (self._gram(Zq, Z) @ alpha), phi
+    def _col_phi(self, T):  # column t in S: rho^[t_j != 1]; out of S: rho^[t_j != 0]
+        rho = np.exp(-self.c)[None, :]; return self.amp * _product_game_shapley(rho ** (1 - T), rho ** T)
 
 # %% ../../nbs/30_explain.leverage_shap.ipynb #4d01a302
 def _folds(unit:np.ndarray, strat:np.ndarray, K:int, rng)->np.ndarray:
@@ -480,6 +495,7 @@ def _folds(unit:np.ndarray, strat:np.ndarray, K:int, rng)->np.ndarray:
 def _crossfit(S, Z, w, vals, v0, v1, fold, K, unit):
     "Residual game of one output after the cross-fitted surrogate `S` (None: zero surrogate): (r, r(∅), r([n]), mean phi(g_k), odd-part RSS)."
     n = Z.shape[1]; Zf = Z.astype(float); ends = np.array([np.zeros(n), np.ones(n)]); pred = np.zeros(len(Z)); phig = np.zeros(n); g01 = np.zeros(2)
+    if hasattr(S, 'leave_units_out'): pred, g01, phig = S.leave_units_out(Zf, vals - v0, v1 - v0, unit); K = 0  # a fold per unit, closed form
     for k in range(K if S is not None else 0):
         tr = fold != k
         p, ph = S.fit_predict(np.vstack([Zf[tr], ends]), np.concatenate([vals[tr] - v0, [0.0, v1 - v0]]), np.vstack([Zf[~tr], ends]))
@@ -495,7 +511,7 @@ class RegressionAdjustedSHAP:
     def __init__(self, f, # model: callable on a 2-D array -> (rows,) or (rows, n_outputs)
                  background, # background rows (k, n) that absent features are drawn from
                  surrogate:Literal['auto', 'tree', 'kernel', 'gp', 'zero']='auto', # surrogate game; 'auto': the smallest cross-fitted residual of zero/tree/kernel/gp (gp up to 1,024 sampled coalitions); 'zero': plain Leverage SHAP
-                 n_folds:int=10, # cross-fitting folds (at most one per sampled pair)
+                 n_folds:int=10, # cross-fitting folds for the tree surrogate (at most one per sampled pair); 'kernel' and 'gp' leave one pair out at a time, in closed form
                  seed:int|np.random.Generator|None=None, # int: every `attribute` call draws from a fresh generator seeded with it
                  n_boot:int=100, # bootstrap resamples for `std_err` (0: skip, std_err is None)
                  batch_size:int=8192, # rows per call of `f`
