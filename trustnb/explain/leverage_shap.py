@@ -438,11 +438,12 @@ class _KernelGame:
         m = len(Z); T = np.vstack([Z, np.zeros(self.n), np.ones(self.n)]); t = np.concatenate([y, [0.0, d]])
         mu, s = t.mean(), (t.std() or 1.0) if self.scaled else 1.0
         Kg = self._gram(T, T); Ki = cho_solve(cho_factor(Kg + self.reg * np.eye(m + 2)), np.eye(m + 2)); alpha = Ki @ ((t - mu) / s)
-        units = np.unique(unit); pred = np.empty(m); Am = np.empty((m + 2, len(units)))
-        for k, u in enumerate(units):  # block downdate: coefficients without B = alpha - Ki[:, B] Ki[B, B]^-1 alpha[B], zero on B
+        units = np.unique(unit); pred = np.empty(m); a_sum = np.zeros(m + 2)
+        for u in units:  # block downdate: coefficients without B = alpha - Ki[:, B] Ki[B, B]^-1 alpha[B], zero on B
             B = np.flatnonzero(unit == u); q = np.linalg.solve(Ki[np.ix_(B, B)], alpha[B])
-            pred[B] = t[B] - s * q; Am[:, k] = alpha - Ki[:, B] @ q; Am[B, k] = 0.0
-        return pred, mu + s * (Kg[m:] @ Am).mean(1), s * (self._col_phi(T).T @ Am.mean(1))
+            pred[B] = t[B] - s * q; a = alpha - Ki[:, B] @ q; a[B] = 0.0; a_sum += a
+        a_mean = a_sum / len(units)  # phi(g) and g at the ends are linear in the coefficients: average those
+        return pred, mu + s * (Kg[m:] @ a_mean), s * (self._col_phi(T).T @ a_mean)
 
 class _KernelSurrogate(_KernelGame):
     "Kernel ridge regression with the Hamming kernel rho^|S Δ T|; each kernel column is a two-type symmetric game."
