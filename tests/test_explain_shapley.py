@@ -135,8 +135,8 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match='`background` must have 5 columns'): tree_shapley(m, np.ones(5), np.ones((1, 4)))
     with pytest.raises(ValueError, match='`x` contains NaN'): tree_shapley(m, np.full(5, np.nan), bg)
 
-def _shrink_ratios(kind, n, draws, first):
-    "Per generated game: median error over 2 seeds of the shrunk GP-adjusted estimate / the unshrunk one (m = 10n)."
+def _gp_ratios(kind, n, draws, first, a, b):
+    "Per generated game: median error over 2 seeds of RegressionAdjustedSHAP(surrogate='gp', **a) / the same with **b (m = 10n)."
     out = []
     for seed in range(first, first + draws):
         rng = np.random.default_rng(seed)
@@ -148,9 +148,11 @@ def _shrink_ratios(kind, n, draws, first):
             f = lambda X, A=A, c=c: sum(ci * np.prod(2 * X[:, a] - 1, 1) for ci, a in zip(c, A)) + X @ np.linspace(-1, 1, n)
             x, bg = np.ones(n), np.zeros((1, n))
         ex = exact_shapley(f, x, bg).values
-        err = lambda sh: np.median([((RegressionAdjustedSHAP(f, bg, surrogate='gp', n_boot=0, shrink=sh).attribute(x, 10 * n + 2, seed=s).values - ex) ** 2).sum() for s in range(2)])
-        out.append(err(True) / max(err(False), 1e-300))
+        err = lambda kw: np.median([((RegressionAdjustedSHAP(f, bg, surrogate='gp', n_boot=0, **kw).attribute(x, 10 * n + 2, seed=s).values - ex) ** 2).sum() for s in range(2)])
+        out.append(err(a) / max(err(b), 1e-300))
     return np.array(out)
+
+_shrink_ratios = lambda kind, n, draws, first: _gp_ratios(kind, n, draws, first, dict(shrink=True), dict(shrink=False))
 
 def test_shrinking_helps_on_generated_smooth_games_and_costs_little_elsewhere():
     """Shrinking toward the full-sample GP on games the claims do not use (n = 10, drawn seeds): on random tanh MLPs with two
@@ -167,3 +169,43 @@ def test_shrink_leaves_the_other_surrogates_alone(n, seed):
     for s in ('tree', 'kernel', 'zero'):
         a = RegressionAdjustedSHAP(f, bg, surrogate=s, seed=seed, n_boot=0).attribute(x, budget)
         np.testing.assert_array_equal(a.values, RegressionAdjustedSHAP(f, bg, surrogate=s, seed=seed, n_boot=0, shrink=False).attribute(x, budget).values)
+
+def test_active_design_helps_on_generated_smooth_games():
+    """active=0.3 on random tanh MLPs the claims do not use (n = 10, drawn seeds 100+, two background rows): the median error
+    is below 0.8x the default's (measured 0.50). On such MLPs at n = 12 it was about neutral, and on high-order games it can cost
+    more (the notebook's numbers); this test holds the n = 10 gain."""
+    r = _gp_ratios('mlp', 10, 8, 100, dict(active=0.3), {})
+    assert np.median(r) < 0.8, r
+
+def test_choose_is_the_greedy_variance_drop():
+    "Each coalition `_choose` picks is the one a brute-force posterior (explicit Cholesky of every candidate set) says drops sum_i Var(phi_i) most."
+    from trustnb.explain.leverage_shap import _GPSurrogate, _choose, leverage_sample
+    rng = np.random.default_rng(3); n = 7; f, x, bg = _mlp(n, 3)
+    Z = leverage_sample(n, 16, True, False, 0)[0].astype(float); T = np.vstack([Z, np.zeros(n), np.ones(n)])
+    y = np.array([f(np.where(z > 0.5, x, bg[0])[None])[0] for z in T]); S = _GPSurrogate(n).tune(T, y - y[-2])
+    P = rng.integers(0, 2, (40, n)).astype(float)
+    drop = lambda T: float((np.linalg.solve(np.linalg.cholesky(S._gram(T, T) + S.reg * np.eye(len(T))), S._col_phi(T)) ** 2).sum())
+    picks, cur = _choose([S], T, P, 5), T
+    for j in picks:
+        gains = [drop(np.vstack([cur, p])) for p in P]; assert int(np.argmax(gains)) == j, (j, np.argmax(gains))
+        cur = np.vstack([cur, P[j]])
+    assert len(set(picks)) == 5
+
+@settings(**SETTINGS)
+@given(n=st.integers(4, 9), seed=st.integers(0, 10_000), active=st.floats(0.05, 0.6), outputs=st.sampled_from([1, 2]))
+def test_active_spends_the_budget_and_keeps_efficiency(n, seed, active, outputs):
+    "active > 0: at most `budget` evaluations, efficiency per output, reproducible per seed, standard errors of the right shape."
+    f1, x, bg = _mlp(n, seed); f = f1 if outputs == 1 else (lambda X: np.stack([f1(X), X[:, 0] - 2 * f1(X)], 1))
+    budget = min(6 * n + 2, 2 ** n - 1); est = RegressionAdjustedSHAP(f, bg, surrogate='gp', seed=seed, n_boot=5, active=active)
+    a = est.attribute(x, budget); b = est.attribute(x, budget)
+    assert a.n_evals <= budget and a.method == 'regression_adjusted_shap[gp+active]'
+    np.testing.assert_array_equal(a.values, b.values)
+    np.testing.assert_allclose(a.values.sum(0), np.asarray(a.fx) - np.asarray(a.base_value), atol=1e-8)
+    assert a.values.shape == ((n,) if outputs == 1 else (n, 2)) and a.std_err.shape == a.values.shape and np.isfinite(a.values).all()
+
+def test_active_bad_input():
+    f, x, bg = _mlp(6, 0)
+    with pytest.raises(ValueError, match='`active` must lie in'): RegressionAdjustedSHAP(f, bg, surrogate='gp', active=0.95).attribute(x, 40)
+    with pytest.raises(TypeError, match='`active` must be a real number'): RegressionAdjustedSHAP(f, bg, surrogate='gp', active='half').attribute(x, 40)
+    with pytest.raises(ValueError, match="needs surrogate='gp'"): RegressionAdjustedSHAP(f, bg, active=0.3).attribute(x, 40)
+    with pytest.raises(ValueError, match='coalition pairs'): RegressionAdjustedSHAP(f, bg, surrogate='gp', active=0.9).attribute(x, 12)
